@@ -1,0 +1,92 @@
+package agents
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Builder makes an agent from its parameters. It reads every parameter it
+// accepts through p (getters with defaults and ranges) and must not keep p.
+// seed seeds all of the agent's randomness.
+type Builder func(p *Params, seed uint64) (Agent, error)
+
+type entry struct {
+	name, help string
+	build      Builder
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]entry{}
+)
+
+// Register adds an agent kind under name, with a one-line help that lists its
+// parameters and their defaults. It panics if name is taken (a program bug).
+func Register(name, help string, build Builder) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("agents: Register called twice for " + name)
+	}
+	registry[name] = entry{name: name, help: help, build: build}
+}
+
+// Names lists the registered agent kinds in alphabetical order.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Help returns one line per registered kind: its name and parameters.
+func Help() string {
+	var b strings.Builder
+	for _, n := range Names() {
+		mu.RLock()
+		e := registry[n]
+		mu.RUnlock()
+		fmt.Fprintf(&b, "  %-10s %s\n", n, e.help)
+	}
+	return b.String()
+}
+
+// New builds the agent described by spec, seeded with seed. An unknown agent
+// or parameter, or a bad value, is an error that says what is accepted.
+func New(spec string, seed uint64) (Agent, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	mu.RLock()
+	e, ok := registry[sp.Name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w %q: unknown agent %q (known: %s)", ErrSpec, spec, sp.Name, strings.Join(Names(), ", "))
+	}
+	p := newParams(sp)
+	a, err := e.build(p, seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Done(); err != nil {
+		_ = Close(a)
+		return nil, err
+	}
+	return a, nil
+}
+
+// Validate checks spec without keeping the agent it builds.
+func Validate(spec string) error {
+	a, err := New(spec, 0)
+	if err != nil {
+		return err
+	}
+	return Close(a)
+}

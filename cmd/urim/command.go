@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: its flags are bound by setup into an options
+// value that the run function closes over. Each subcommand lives in its own
+// file and registers itself from init.
+type command struct {
+	name  string // as typed: "replay"
+	usage string // argument synopsis after the name
+	short string // one line for the command list
+	long  string // description and examples for --help
+	// setup binds the flags and returns the function that does the work with
+	// the remaining arguments.
+	setup func(fs *flag.FlagSet) func(io *stdio, args []string) error
+}
+
+// stdio carries the streams a command reads and writes, so tests use buffers.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("urim: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// errUsage marks an error whose message is a usage problem (exit status 2).
+var errUsage = errors.New("usage")
+
+func usageErrorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+// run dispatches args and returns the exit status.
+func run(args []string, in io.Reader, out, errw io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			args = []string{args[1], "--help"}
+		} else {
+			printCommands(out)
+			return 0
+		}
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(errw, "urim: unknown command %q\n\n", args[0])
+		printCommands(errw)
+		return 2
+	}
+	return runCommand(c, "urim "+c.name, args[1:], &stdio{in: in, out: out, err: errw})
+}
+
+// runCommand parses a command's flags and runs it; nested commands (bench)
+// call it for their children.
+func runCommand(c *command, path string, args []string, io *stdio) int {
+	fs := flag.NewFlagSet(path, flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	do := c.setup(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
+		if hasFlags(fs) {
+			fmt.Fprintf(fs.Output(), "\nFlags:\n")
+			fs.PrintDefaults()
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(io.out)
+			fs.Usage()
+			return 0
+		}
+		return 2
+	}
+	if err := do(io, fs.Args()); err != nil {
+		var code exitCode
+		if errors.As(err, &code) {
+			return int(code)
+		}
+		fmt.Fprintf(io.err, "%s: %v\n", path, strings.TrimPrefix(err.Error(), "usage: "))
+		if errors.Is(err, errUsage) {
+			fmt.Fprintf(io.err, "Run '%s --help' for usage.\n", path)
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// exitCode is returned by a command that has already reported its failure
+// and wants only the exit status passed on.
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+func printCommands(w io.Writer) {
+	fmt.Fprintln(w, "urim: a toolkit for reinforcement-learning research on Urim, the two-row mancala of Brava, Cape Verde.")
+	fmt.Fprintln(w, "\nUsage: urim <command> [flags] [arguments]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintln(w, "\nRun 'urim <command> --help' for a command's flags and examples.")
+}

@@ -1,0 +1,190 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrIllegal is wrapped by every error about an action that cannot be played.
+var ErrIllegal = errors.New("env: illegal action")
+
+// ErrGameOver is wrapped by the error for an action after the end of the game.
+var ErrGameOver = errors.New("env: the game is over")
+
+// Apply returns the state after the player to move plays action a. It reports
+// an error, naming the action and the legal ones, when a is out of range or
+// not legal, or when the game is over; s itself is never changed.
+func (s State) Apply(a int) (State, error) {
+	if err := s.Check(a); err != nil {
+		return s, err
+	}
+	s.Play(a)
+	return s, nil
+}
+
+// Check reports why action a cannot be played in s, or nil if it can.
+func (s *State) Check(a int) error {
+	if s.end != Ongoing {
+		return fmt.Errorf("%w (%s): no action can be played", ErrGameOver, s.end)
+	}
+	if a < 0 || a >= s.g.p {
+		return fmt.Errorf("%w %d: out of range 0..%d (legal: %v)", ErrIllegal, a, s.g.p-1, s.legal.Actions())
+	}
+	if !s.legal.Has(a) {
+		why := "its pit is empty"
+		if s.pits[int(s.toMove)*s.g.p+a] > 0 {
+			why = "it does not feed the opponent's empty row"
+		}
+		return fmt.Errorf("%w %d: %s (legal: %v)", ErrIllegal, a, why, s.legal.Actions())
+	}
+	return nil
+}
+
+// Play makes the player to move play action a, in place. It allocates nothing
+// (except, rarely, a block of repetition history after a long run without a
+// capture). It panics if a is not legal: callers pick from [State.Legal].
+func (s *State) Play(a int) {
+	if !s.legal.Has(a) {
+		panic(fmt.Sprintf("env: Play(%d) with legal actions %v", a, s.legal.Actions()))
+	}
+	g := s.g
+	mover := int(s.toMove)
+	last := s.sow(mover*g.p + a)
+	captured := s.capture(mover, last)
+	s.toMove ^= 1
+	s.ply++
+	s.settle(captured)
+}
+
+// sow empties pit o and sows its seeds forward, skipping the origin and full
+// pits. It returns the pit that got the last seed.
+func (s *State) sow(o int) int {
+	g := s.g
+	n := s.pits[o]
+	s.pits[o] = 0
+	i := o
+	if int(n) < g.n && g.capacity == 255 {
+		// Fast path: no lap and no capacity, so no pit is skipped.
+		for ; n > 0; n-- {
+			i++
+			if i == g.n {
+				i = 0
+			}
+			s.pits[i]++
+		}
+		return i
+	}
+	for n > 0 {
+		i++
+		if i == g.n {
+			i = 0
+		}
+		if i == o || s.pits[i] >= g.capacity {
+			continue
+		}
+		s.pits[i]++
+		n--
+	}
+	return i
+}
+
+// capture applies the capture rule for a move by mover whose last seed fell
+// in pit last, and reports whether seeds were captured.
+func (s *State) capture(mover, last int) bool {
+	g := s.g
+	lo := (1 - mover) * g.p // first pit of the opponent's row
+	hi := lo + g.p          // one past its last pit
+	if last < lo || last >= hi || g.trigger>>s.pits[last]&1 == 0 {
+		return false
+	}
+	taken := int(s.pits[last])
+	first := last // the chain runs back from last to first
+	for first-1 >= lo && g.chain>>s.pits[first-1]&1 == 1 {
+		first--
+		taken += int(s.pits[first])
+	}
+	if !g.slamOK && first == lo {
+		// Would the capture leave the opponent's row empty? Pits from lo to
+		// last are all taken; a grand slam also needs nothing beyond last.
+		slam := true
+		for i := last + 1; i < hi; i++ {
+			if s.pits[i] != 0 {
+				slam = false
+				break
+			}
+		}
+		if slam {
+			return false
+		}
+	}
+	for i := first; i <= last; i++ {
+		s.pits[i] = 0
+	}
+	s.stores[mover] += uint8(taken)
+	return true
+}
+
+// settle brings the bookkeeping up to date after the board changed: the
+// repetition history, the legal actions of the player to move, and whether
+// the game has ended (checked in this order: majority, no legal move,
+// repetition, ply cap).
+func (s *State) settle(captured bool) {
+	g := s.g
+	k := s.key()
+	repeated := false
+	if captured {
+		s.hist.reset()
+	} else {
+		repeated = s.hist.contains(k)
+	}
+	s.hist.push(k)
+	s.legal = s.legalMask()
+	switch {
+	case g.majority && (int(s.stores[0]) >= g.majorityAt || int(s.stores[1]) >= g.majorityAt ||
+		(int(s.stores[0])*2 == g.total && int(s.stores[1])*2 == g.total)):
+		s.end = EndMajority
+	case s.legal == 0:
+		s.end = EndNoLegalMove
+	case repeated:
+		s.end = EndRepetition
+	case g.maxPlies > 0 && int(s.ply) >= g.maxPlies:
+		s.end = EndPlyCap
+	default:
+		s.end = Ongoing
+		return
+	}
+	s.legal = 0
+}
+
+// legalMask computes the legal actions of the player to move, feeding
+// included.
+func (s *State) legalMask() Mask {
+	g := s.g
+	own := int(s.toMove) * g.p
+	opp := g.p - own // first pit of the opponent's row
+	oppSeeds := 0
+	for i := opp; i < opp+g.p; i++ {
+		oppSeeds += int(s.pits[i])
+	}
+	var m Mask
+	if oppSeeds > 0 {
+		for a := 0; a < g.p; a++ {
+			if s.pits[own+a] != 0 {
+				m |= 1 << uint(a)
+			}
+		}
+		return m
+	}
+	// Feeding: the move must sow at least one seed into the empty row. The
+	// seeds first fill the own pits after the origin that are not full.
+	room := 0 // own pits after a that take a seed
+	for a := g.p - 1; a >= 0; a-- {
+		if int(s.pits[own+a]) > room {
+			m |= 1 << uint(a)
+		}
+		if s.pits[own+a] < g.capacity {
+			room++
+		}
+	}
+	return m
+}
