@@ -2,7 +2,7 @@ package main
 
 import (
 	"flag"
-		"sort"
+	"sort"
 	"strings"
 )
 
