@@ -32,3 +32,5 @@ func (m Mask) Actions() []int {
 	}
 	return out
 }
+
+func trailingZeros(x uint8) int { return bits.TrailingZeros8(x) }
