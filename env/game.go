@@ -14,6 +14,7 @@ type Game struct {
 	slamOK   bool   // a grand slam captures (false: it captures nothing)
 	majority bool   // end as soon as a store holds more than T/2
 	maxPlies int
+	rowBytes uint64 // the low P bytes set: one row read as a word
 	// majorityAt is the store that ends the game under EndOnMajority: T/2+1.
 	majorityAt int
 	start      State
@@ -34,6 +35,7 @@ func NewGame(r Rules) (*Game, error) {
 		majority:   r.EndOnMajority,
 		maxPlies:   r.MaxPlies,
 		majorityAt: r.Total()/2 + 1,
+		rowBytes:   1<<(8*uint(r.PitsPerRow)) - 1,
 	}
 	g.rules.Trigger = append([]int(nil), r.Trigger...)
 	g.rules.Chain = append([]int(nil), r.Chain...)

@@ -23,6 +23,15 @@ type history struct {
 	n      uint16 // keys used in recent
 	chunks uint16 // number of chunks behind older
 	older  *histChunk
+	// seen is a Bloom filter of every stored key: a clear bit proves a key
+	// new without scanning, which is most of the time.
+	seen [4]uint64
+}
+
+// bloomBit picks the filter bit of k.
+func bloomBit(k posKey) (word int, bit uint64) {
+	h := (k[0] ^ k[1]*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
+	return int(h >> 62), 1 << (h >> 56 & 63)
 }
 
 func (h *history) len() int { return int(h.n) + int(h.chunks)*histWindow }
@@ -31,11 +40,12 @@ func (h *history) reset() {
 	h.n = 0
 	h.chunks = 0
 	h.older = nil
+	h.seen = [4]uint64{}
 }
 
-// contains reports whether k is among the stored keys. Keys alternate between
+// scan reports whether k is among the stored keys. Keys alternate between
 // the players, so only every other one (those with k's player) is compared.
-func (h *history) contains(k posKey) bool {
+func (h *history) scan(k posKey) bool {
 	// The newest key is recent[n-1]; same-player keys are at n-2, n-4, … in
 	// total order, counting back through the chunks.
 	skip := 1 // distance back from the newest key to the first candidate, parity-wise
@@ -57,7 +67,8 @@ func (h *history) contains(k posKey) bool {
 	return false
 }
 
-func (h *history) push(k posKey) {
+// push stores k, whose filter bit is b of word w (from bloomBit).
+func (h *history) push(k posKey, w int, b uint64) {
 	if int(h.n) == histWindow {
 		c := &histChunk{keys: h.recent, prev: h.older}
 		h.older = c
@@ -66,6 +77,7 @@ func (h *history) push(k posKey) {
 	}
 	h.recent[h.n] = k
 	h.n++
+	h.seen[w] |= b
 }
 
 // keys returns every stored key, oldest first.

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -131,13 +132,14 @@ func (s *State) capture(mover, last int) bool {
 func (s *State) settle(captured bool) {
 	g := s.g
 	k := s.key()
+	w, b := bloomBit(k)
 	repeated := false
 	if captured {
 		s.hist.reset()
-	} else {
-		repeated = s.hist.contains(k)
+	} else if s.hist.seen[w]&b != 0 {
+		repeated = s.hist.scan(k)
 	}
-	s.hist.push(k)
+	s.hist.push(k, w, b)
 	s.legal = s.legalMask()
 	switch {
 	case g.majority && (int(s.stores[0]) >= g.majorityAt || int(s.stores[1]) >= g.majorityAt ||
@@ -162,21 +164,14 @@ func (s *State) legalMask() Mask {
 	g := s.g
 	own := int(s.toMove) * g.p
 	opp := g.p - own // first pit of the opponent's row
-	oppSeeds := 0
-	for i := opp; i < opp+g.p; i++ {
-		oppSeeds += int(s.pits[i])
-	}
-	var m Mask
-	if oppSeeds > 0 {
-		for a := 0; a < g.p; a++ {
-			if s.pits[own+a] != 0 {
-				m |= 1 << uint(a)
-			}
-		}
-		return m
+	// Each row is read as one word: P ≤ 7 bytes, and pits has 16 bytes, so
+	// the load at P stays inside the array.
+	if binary.LittleEndian.Uint64(s.pits[opp:])&g.rowBytes != 0 {
+		return nonZeroBytes(binary.LittleEndian.Uint64(s.pits[own:]) & g.rowBytes)
 	}
 	// Feeding: the move must sow at least one seed into the empty row. The
 	// seeds first fill the own pits after the origin that are not full.
+	var m Mask
 	room := 0 // own pits after a that take a seed
 	for a := g.p - 1; a >= 0; a-- {
 		if int(s.pits[own+a]) > room {
@@ -187,4 +182,13 @@ func (s *State) legalMask() Mask {
 		}
 	}
 	return m
+}
+
+// nonZeroBytes returns a mask with bit i set when byte i of x is not zero.
+func nonZeroBytes(x uint64) Mask {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	high := ((x&low7)+low7 | x) &^ low7 // top bit of each non-zero byte
+	// Gather the top bits (byte i's bit 7) into bits 56+i; the shifted terms
+	// cannot collide, so the multiply adds no carries.
+	return Mask((high >> 7) * 0x0102040810204080 >> 56)
 }
