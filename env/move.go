@@ -187,7 +187,7 @@ func (s *State) legalMask() Mask {
 // nonZeroBytes returns a mask with bit i set when byte i of x is not zero.
 func nonZeroBytes(x uint64) Mask {
 	const low7 = 0x7f7f7f7f7f7f7f7f
-	high := ((x&low7)+low7 | x) &^ low7 // top bit of each non-zero byte
+	high := ((x & low7) + low7 | x) &^ low7 // top bit of each non-zero byte
 	// Gather the top bits (byte i's bit 7) into bits 56+i; the shifted terms
 	// cannot collide, so the multiply adds no carries.
 	return Mask((high >> 7) * 0x0102040810204080 >> 56)
