@@ -10,11 +10,19 @@ import (
 
 // rulesFlag binds --rules, which names a preset.
 func rulesFlag(fs *flag.FlagSet) *string {
-	return fs.String("rules", "urim", "rules preset: "+strings.Join(env.PresetNames(), ", "))
+	return fs.String("rules", "urim", "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
 }
 
-// loadGame compiles the preset named by a --rules flag.
+// loadGame compiles the rules named by a --rules flag: a preset name, or a
+// path to a YAML file (see docs/rules.md).
 func loadGame(name string) (*env.Game, error) {
+	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+		r, err := env.LoadRules(name)
+		if err != nil {
+			return nil, err
+		}
+		return env.NewGame(r)
+	}
 	g, err := env.Preset(name)
 	if err != nil {
 		return nil, usageErrorf("--rules: %v", err)
