@@ -52,7 +52,7 @@ func NewGame(r Rules) (*Game, error) {
 	for i := 0; i < g.n; i++ {
 		s.pits[i] = uint8(r.SeedsPerPit)
 	}
-	s.settle(false)
+	s.settle(-1, false)
 	g.start = s
 	return g, nil
 }

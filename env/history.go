@@ -1,94 +1,164 @@
 package env
 
-// histWindow is how many repetition keys a State carries inline. Longer runs
-// without a capture spill into immutable chunks shared between copies, so a
-// copied State stays independent while the common case allocates nothing.
-// Random games rarely go this long without a capture.
-const histWindow = 24
+// The repetition rule needs every position since the last capture. A State
+// keeps them without a list of positions: it holds the board right after the
+// last capture (the anchor) and the actions played since, four bits each,
+// from which any earlier position can be rebuilt by sowing again (no capture
+// happened in between, by definition). A Bloom filter over the positions
+// answers "certainly new" for almost every move; only when it cannot, the
+// run is replayed from the anchor to decide exactly.
+//
+// histMoves actions fit inline, which covers every run without a capture
+// seen in 80,000 random games (the longest was 255 plies). A longer run moves
+// full blocks into immutable chunks shared between copies of the state, so a
+// copied State stays independent and the common case allocates nothing.
+const histMoves = 256
 
-// posKey is an exact repetition key: the 16 pit bytes with the player to move
-// folded into the top bit.
+const (
+	movesPerWord = 16 // four bits per action
+	bloomWords   = 32 // 2048 bits
+)
+
+// moveChunk is a full, immutable block of older actions.
+type moveChunk struct {
+	moves [histMoves / movesPerWord]uint64
+	prev  *moveChunk
+}
+
+// history holds what the repetition rule needs: the anchor, the actions
+// since, and a filter of the positions seen.
+type history struct {
+	anchor [16]uint8 // the pits after the last capture, or at the start
+	n      uint16    // actions in moves
+	chunks uint16    // full blocks behind older
+	moves  [histMoves / movesPerWord]uint64
+	older  *moveChunk
+	bloom  [bloomWords]uint64
+}
+
+// posKey is a repetition key: the 16 pit bytes with the player to move
+// folded into the top bit. Within one run without a capture the stores are
+// fixed, so the key tells positions apart exactly.
 type posKey [2]uint64
 
-// histChunk is a full, immutable block of older keys.
-type histChunk struct {
-	keys [histWindow]posKey
-	prev *histChunk
-}
-
-// history holds the keys of every position since the last capture, the
-// current one included.
-type history struct {
-	recent [histWindow]posKey
-	n      uint16 // keys used in recent
-	chunks uint16 // number of chunks behind older
-	older  *histChunk
-	// seen is a Bloom filter of every stored key: a clear bit proves a key
-	// new without scanning, which is most of the time.
-	seen [4]uint64
-}
-
-// bloomBit picks the filter bit of k.
-func bloomBit(k posKey) (word int, bit uint64) {
+// bloomBits returns the filter word of k and the three bits it sets there.
+// All of a key's bits share one word (a blocked Bloom filter), so a test is
+// one load and one compare.
+func bloomBits(k posKey) (word int, bits uint64) {
 	h := (k[0] ^ k[1]*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
-	return int(h >> 62), 1 << (h >> 56 & 63)
+	h ^= h >> 31
+	return int(h >> 59), 1<<(h&63) | 1<<(h>>6&63) | 1<<(h>>12&63)
 }
 
-func (h *history) len() int { return int(h.n) + int(h.chunks)*histWindow }
+// quiet returns the number of actions since the anchor.
+func (h *history) quiet() int { return int(h.n) + int(h.chunks)*histMoves }
 
-func (h *history) reset() {
-	h.n = 0
-	h.chunks = 0
-	h.older = nil
-	h.seen = [4]uint64{}
+// restart makes pits the anchor of a new run, after a capture or at the
+// start.
+func (h *history) restart(k posKey, pits *[16]uint8) {
+	h.anchor = *pits
+	h.n, h.chunks, h.older = 0, 0, nil
+	h.bloom = [bloomWords]uint64{}
+	w, b := bloomBits(k)
+	h.bloom[w] = b
 }
 
-// scan reports whether k is among the stored keys. Keys alternate between
-// the players, so only every other one (those with k's player) is compared.
-func (h *history) scan(k posKey) bool {
-	// The newest key is recent[n-1]; same-player keys are at n-2, n-4, … in
-	// total order, counting back through the chunks.
-	skip := 1 // distance back from the newest key to the first candidate, parity-wise
-	for i := int(h.n) - 1 - skip; i >= 0; i -= 2 {
-		if h.recent[i] == k {
-			return true
-		}
-	}
-	// The first candidate in the chunks keeps the parity of the total count.
-	off := (int(h.n) + skip) % 2
-	for c := h.older; c != nil; c = c.prev {
-		for i := histWindow - 1 - off; i >= 0; i -= 2 {
-			if c.keys[i] == k {
-				return true
-			}
-		}
-		// histWindow is even, so the parity is the same in every chunk.
-	}
-	return false
-}
-
-// push stores k, whose filter bit is b of word w (from bloomBit).
-func (h *history) push(k posKey, w int, b uint64) {
-	if int(h.n) == histWindow {
-		c := &histChunk{keys: h.recent, prev: h.older}
-		h.older = c
+// record appends action a, which led to a position whose filter word and
+// bits (from bloomBits) are w and b.
+func (h *history) record(a int, w int, b uint64) {
+	if int(h.n) == histMoves {
+		h.older = &moveChunk{moves: h.moves, prev: h.older}
 		h.chunks++
 		h.n = 0
 	}
-	h.recent[h.n] = k
+	// Overwrite the nibble: the words keep stale actions of earlier runs.
+	shift := 4 * (h.n % movesPerWord)
+	m := &h.moves[h.n/movesPerWord]
+	*m = *m&^(15<<shift) | uint64(a)<<shift
 	h.n++
-	h.seen[w] |= b
+	h.bloom[w] |= b
 }
 
-// keys returns every stored key, oldest first.
-func (h *history) keys() []posKey {
-	var chunks []*histChunk
-	for c := h.older; c != nil; c = c.prev {
-		chunks = append(chunks, c)
+// replay rebuilds the run from the anchor, one position at a time, looking
+// for a target position.
+type replay struct {
+	g      *Game
+	pits   [16]uint8
+	player int
+	i      int // actions applied so far
+	total  int // actions in the run
+	target *[16]uint8
+}
+
+// step applies action a to the replayed board, first checking the position
+// before it. It reports whether to go on.
+func (r *replay) step(a int) (found, more bool) {
+	// Position i has the target's player to move when total-i is even;
+	// position total-1 and later cannot match an earlier position.
+	if (r.total-r.i)%2 == 0 && r.pits == *r.target {
+		return true, false
 	}
-	out := make([]posKey, 0, h.len())
-	for i := len(chunks) - 1; i >= 0; i-- {
-		out = append(out, chunks[i].keys[:]...)
+	if r.i >= r.total-1 {
+		return false, false
 	}
-	return append(out, h.recent[:h.n]...)
+	sowPits(r.g, &r.pits, r.player*r.g.p+a)
+	r.player ^= 1
+	r.i++
+	return false, true
+}
+
+// block replays n actions packed in moves.
+func (r *replay) block(moves *[histMoves / movesPerWord]uint64, n int) (found, more bool) {
+	for j := 0; j < n; j++ {
+		if found, more = r.step(int(moves[j/movesPerWord] >> (4 * (j % movesPerWord)) & 15)); !more {
+			return found, false
+		}
+	}
+	return false, true
+}
+
+// chunks replays the full blocks from the oldest to c.
+func (r *replay) chunks(c *moveChunk) (found, more bool) {
+	if c == nil {
+		return false, true
+	}
+	if found, more = r.chunks(c.prev); !more {
+		return found, false
+	}
+	return r.block(&c.moves, histMoves)
+}
+
+// repeats reports whether the current position of s (pits and player to
+// move), reached by the last recorded action, occurred earlier in the run.
+// The caller has checked the filter; this replays the run from the anchor.
+func (s *State) repeats() bool {
+	h := &s.hist
+	r := replay{g: s.g, pits: h.anchor, total: h.quiet(), target: &s.pits}
+	r.player = int(s.toMove) ^ r.total&1
+	found, more := r.chunks(h.older)
+	if more {
+		found, _ = r.block(&h.moves, int(h.n))
+	}
+	return found
+}
+
+// actions returns every action since the anchor, oldest first.
+func (h *history) actions() []int {
+	var out []int
+	var walk func(c *moveChunk)
+	walk = func(c *moveChunk) {
+		if c != nil {
+			walk(c.prev)
+			out = appendActions(out, &c.moves, histMoves)
+		}
+	}
+	walk(h.older)
+	return appendActions(out, &h.moves, int(h.n))
+}
+
+func appendActions(out []int, moves *[histMoves / movesPerWord]uint64, n int) []int {
+	for j := 0; j < n; j++ {
+		out = append(out, int(moves[j/movesPerWord]>>(4*(j%movesPerWord))&15))
+	}
+	return out
 }

@@ -54,15 +54,17 @@ func (s *State) Play(a int) {
 	captured := s.capture(mover, last)
 	s.toMove ^= 1
 	s.ply++
-	s.settle(captured)
+	s.settle(a, captured)
 }
 
 // sow empties pit o and sows its seeds forward, skipping the origin and full
 // pits. It returns the pit that got the last seed.
-func (s *State) sow(o int) int {
-	g := s.g
-	n := s.pits[o]
-	s.pits[o] = 0
+func (s *State) sow(o int) int { return sowPits(s.g, &s.pits, o) }
+
+// sowPits is sow on a bare board; the repetition check replays with it.
+func sowPits(g *Game, pits *[16]uint8, o int) int {
+	n := pits[o]
+	pits[o] = 0
 	i := o
 	if int(n) < g.n && g.capacity == 255 {
 		// Fast path: no lap and no capacity, so no pit is skipped.
@@ -71,7 +73,7 @@ func (s *State) sow(o int) int {
 			if i == g.n {
 				i = 0
 			}
-			s.pits[i]++
+			pits[i]++
 		}
 		return i
 	}
@@ -80,10 +82,10 @@ func (s *State) sow(o int) int {
 		if i == g.n {
 			i = 0
 		}
-		if i == o || s.pits[i] >= g.capacity {
+		if i == o || pits[i] >= g.capacity {
 			continue
 		}
-		s.pits[i]++
+		pits[i]++
 		n--
 	}
 	return i
@@ -125,21 +127,22 @@ func (s *State) capture(mover, last int) bool {
 	return true
 }
 
-// settle brings the bookkeeping up to date after the board changed: the
-// repetition history, the legal actions of the player to move, and whether
-// the game has ended (checked in this order: majority, no legal move,
-// repetition, ply cap).
-func (s *State) settle(captured bool) {
+// settle brings the bookkeeping up to date after action a changed the board
+// (a < 0 for a fresh position): the repetition history, the legal actions of
+// the player to move, and whether the game has ended (checked in this order:
+// majority, no legal move, repetition, ply cap).
+func (s *State) settle(a int, captured bool) {
 	g := s.g
 	k := s.key()
-	w, b := bloomBit(k)
 	repeated := false
-	if captured {
-		s.hist.reset()
-	} else if s.hist.seen[w]&b != 0 {
-		repeated = s.hist.scan(k)
+	if captured || a < 0 {
+		s.hist.restart(k, &s.pits)
+	} else {
+		w, b := bloomBits(k)
+		seen := s.hist.bloom[w]&b == b // tested before k itself is marked
+		s.hist.record(a, w, b)
+		repeated = seen && s.repeats()
 	}
-	s.hist.push(k, w, b)
 	s.legal = s.legalMask()
 	switch {
 	case g.majority && (int(s.stores[0]) >= g.majorityAt || int(s.stores[1]) >= g.majorityAt ||

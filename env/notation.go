@@ -30,14 +30,11 @@ func (s State) String() string {
 	var b strings.Builder
 	s.writeBoard(&b, s.pits)
 	fmt.Fprintf(&b, " %d-%d %c %d", s.stores[0], s.stores[1], "SN"[s.toMove], s.ply)
-	keys := s.hist.keys()
-	if len(keys) > 1 {
+	if s.hist.quiet() > 0 {
 		b.WriteString(" h:")
-		var anchor [16]uint8
-		unpackKey(keys[0], &anchor)
-		s.writeBoard(&b, anchor)
+		s.writeBoard(&b, s.hist.anchor)
 		b.WriteByte(':')
-		for i, a := range s.quietMoves(keys) {
+		for i, a := range s.hist.actions() {
 			if i > 0 {
 				b.WriteByte('.')
 			}
@@ -57,39 +54,6 @@ func (s *State) writeBoard(b *strings.Builder, pits [16]uint8) {
 		}
 		b.WriteString(strconv.Itoa(int(pits[i])))
 	}
-}
-
-func unpackKey(k posKey, pits *[16]uint8) (toMove uint8) {
-	for i := 0; i < 8; i++ {
-		pits[i] = uint8(k[0] >> (8 * i))
-		pits[8+i] = uint8(k[1] >> (8 * i))
-	}
-	pits[15] &= 0x7f
-	return uint8(k[1] >> 63)
-}
-
-// quietMoves recovers the actions that lead through the history keys: from
-// each position, the action whose result has the next key.
-func (s *State) quietMoves(keys []posKey) []int {
-	moves := make([]int, 0, len(keys)-1)
-	for i := 0; i+1 < len(keys); i++ {
-		t := State{g: s.g, stores: s.stores}
-		t.toMove = unpackKey(keys[i], &t.pits)
-		t.legal = t.legalMask()
-		for a := 0; a < s.g.p; a++ {
-			if !t.legal.Has(a) {
-				continue
-			}
-			u := t
-			u.sow(int(u.toMove)*s.g.p + a)
-			u.toMove ^= 1
-			if u.key() == keys[i+1] {
-				moves = append(moves, a)
-				break
-			}
-		}
-	}
-	return moves
 }
 
 // ParsePosition reads a position in the notation of [State.String] under the
@@ -140,7 +104,7 @@ func (g *Game) ParsePosition(text string) (State, error) {
 		return bad("the pits and stores hold %d seeds, the rules play with %d", sum, g.total)
 	}
 	if len(f) == 4 {
-		s.settle(false)
+		s.settle(-1, false)
 		return s, nil
 	}
 	return g.replayHistory(s, f[4], bad)
@@ -162,7 +126,7 @@ func (g *Game) replayHistory(target State, field string, bad func(string, ...any
 	if err := g.parseBoard(board, &s.pits); err != nil {
 		return bad("history board: %v", err)
 	}
-	s.settle(false)
+	s.settle(-1, false)
 	for i, txt := range parts {
 		a, err := strconv.Atoi(txt)
 		if err != nil {

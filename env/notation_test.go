@@ -2,6 +2,7 @@ package env
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -48,14 +49,5 @@ func equalStates(a, b *State) bool {
 	if a.g != b.g || !a.SamePosition(b) || a.ply != b.ply || a.end != b.end || a.legal != b.legal {
 		return false
 	}
-	ka, kb := a.hist.keys(), b.hist.keys()
-	if len(ka) != len(kb) {
-		return false
-	}
-	for i := range ka {
-		if ka[i] != kb[i] {
-			return false
-		}
-	}
-	return true
+	return a.hist.anchor == b.hist.anchor && slices.Equal(a.hist.actions(), b.hist.actions())
 }

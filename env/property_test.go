@@ -15,6 +15,7 @@ type refGame struct {
 	stores [2]int
 	player int
 	seen   map[string]bool // positions since the last capture
+	ply    int
 	over   bool
 }
 
@@ -117,7 +118,8 @@ func (g *refGame) play(a int) {
 	k := g.key()
 	repeated := g.seen[k]
 	g.seen[k] = true
-	g.over = repeated || len(g.legal()) == 0
+	g.ply++
+	g.over = repeated || len(g.legal()) == 0 || (g.r.MaxPlies > 0 && g.ply >= g.r.MaxPlies)
 }
 
 // TestAgainstReference plays random games of every preset with the engine
@@ -128,9 +130,20 @@ func TestAgainstReference(t *testing.T) {
 		games = 60
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	for _, name := range PresetNames() {
-		g, _ := Preset(name)
-		for gi := 0; gi < games; gi++ {
+	// quiet never captures (a pit would need all 12 seeds), so its games are
+	// one long run that ends by repetition, often after hundreds of plies:
+	// it exercises the history beyond what a State holds inline.
+	quiet := Urim
+	quiet.Name, quiet.SeedsPerPit, quiet.Trigger, quiet.Chain, quiet.MaxPlies = "quiet", 1, []int{12}, nil, 1500
+	rulesets := []Rules{Urim, Urim7, Urim4, Oware, quiet}
+	for _, r := range rulesets {
+		g, name := MustGame(r), r.Name
+		n := games
+		if r.Name == "quiet" {
+			n = games / 10
+		}
+		long := 0
+		for gi := 0; gi < n; gi++ {
 			s := g.Start()
 			ref := newRef(g.Rules())
 			for {
@@ -142,6 +155,9 @@ func TestAgainstReference(t *testing.T) {
 					t.Fatalf("%s: reference board %v %v", where, ref.pits, ref.stores)
 				}
 				if s.Terminal() {
+					if s.Quiet() > histMoves {
+						long++
+					}
 					break
 				}
 				if got, want := s.Legal().Actions(), ref.legal(); !slices.Equal(got, want) {
@@ -152,6 +168,9 @@ func TestAgainstReference(t *testing.T) {
 				s.Play(a)
 				ref.play(a)
 			}
+		}
+		if r.Name == "quiet" && long == 0 {
+			t.Errorf("no quiet game ran past %d plies: the long-history path went untested", histMoves)
 		}
 	}
 }

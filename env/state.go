@@ -43,7 +43,7 @@ func (s *State) ToMove() int { return int(s.toMove) }
 func (s *State) Ply() int { return int(s.ply) }
 
 // Quiet returns the number of moves played since the last capture.
-func (s *State) Quiet() int { return s.hist.len() - 1 }
+func (s *State) Quiet() int { return s.hist.quiet() }
 
 // Legal returns the legal actions of the player to move: empty once the game
 // has ended.
