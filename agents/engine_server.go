@@ -1,0 +1,367 @@
+package agents
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// ProtocolVersion is the version of the line protocol of docs/protocol.md
+// that [Serve] speaks and the external agent expects.
+const ProtocolVersion = 1
+
+// Serve answers the urim line protocol (docs/protocol.md) read from r,
+// writing one reply line per command to w, with the agent built from spec.
+// The session starts with an agent seeded with seed; each new game rebuilds
+// it with the seed given by "newgame seed=N", or else seed plus the number of
+// games started so far. Serve returns nil after "quit" or at the end
+// of r, and an error only when reading or writing fails; bad commands get an
+// "error ..." reply and the session goes on.
+func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return err
+	}
+	if err := Validate(spec); err != nil {
+		return err
+	}
+	srv := &server{spec: sp, seed: seed, gameSeed: seed, agents: map[string]Agent{}}
+	srv.game = env.MustGame(env.Urim)
+	srv.state = srv.game.Start()
+	defer srv.dropAgents()
+
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	bw := bufio.NewWriter(w)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		reply, quit := srv.handle(line)
+		if _, err := bw.WriteString(reply + "\n"); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if quit {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// server is the state of one protocol session.
+type server struct {
+	spec   Spec
+	seed   uint64
+	gameNo uint64
+	// gameSeed seeds the agents of the current game.
+	gameSeed uint64
+	game     *env.Game
+	state    env.State
+	// agents caches one agent per set of go options ("" for none), so an
+	// agent keeps its tree between the moves of a game.
+	agents map[string]Agent
+}
+
+var serverCommands = []string{"urim", "rules", "newgame", "position", "moves", "go", "show", "quit"}
+
+// handle runs one command and returns the reply line and whether to stop.
+func (s *server) handle(line string) (reply string, quit bool) {
+	f := strings.Fields(line)
+	cmd, args := f[0], f[1:]
+	var err error
+	switch cmd {
+	case "urim":
+		if len(args) == 0 || args[0] != strconv.Itoa(ProtocolVersion) {
+			return fmt.Sprintf("error protocol version %q not supported (this engine speaks urim %d)", strings.Join(args, " "), ProtocolVersion), false
+		}
+		return fmt.Sprintf("ok urim %d %s", ProtocolVersion, s.spec), false
+	case "rules":
+		err = s.rules(args)
+	case "newgame":
+		err = s.newGame(args)
+	case "position":
+		err = s.position(strings.TrimSpace(strings.TrimPrefix(line, "position")))
+	case "moves":
+		err = s.moves(args)
+	case "go":
+		return s.search(args), false
+	case "show":
+		return "ok " + s.state.String(), false
+	case "quit":
+		return "ok bye", true
+	default:
+		err = fmt.Errorf("unknown command %q (known: %s)", cmd, strings.Join(serverCommands, ", "))
+	}
+	if err != nil {
+		return "error " + oneLine(err.Error()), false
+	}
+	return "ok", false
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// rules sets the rules from a preset name or key=value pairs, and starts a
+// new game under them.
+func (s *server) rules(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("rules: name a preset (%s) or give key=value pairs", strings.Join(env.PresetNames(), ", "))
+	}
+	r, err := ParseRulesLine(strings.Join(args, " "))
+	if err != nil {
+		return err
+	}
+	g, err := env.NewGame(r)
+	if err != nil {
+		return err
+	}
+	s.game = g
+	return s.newGame(nil)
+}
+
+// newGame resets the position to the start and drops the agents, which are
+// rebuilt with the new game's seed.
+func (s *server) newGame(args []string) error {
+	s.gameNo++
+	s.gameSeed = s.seed + s.gameNo
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k != "seed" {
+			return fmt.Errorf("newgame: %q is not seed=N", a)
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("newgame: seed %q is not a whole number", v)
+		}
+		s.gameSeed = n
+	}
+	s.dropAgents()
+	s.state = s.game.Start()
+	return nil
+}
+
+func (s *server) dropAgents() {
+	for k, a := range s.agents {
+		_ = Close(a)
+		delete(s.agents, k)
+	}
+}
+
+// position sets the position: "startpos" or urim notation.
+func (s *server) position(text string) error {
+	if text == "" || text == "startpos" {
+		s.state = s.game.Start()
+		return nil
+	}
+	st, err := s.game.ParsePosition(text)
+	if err != nil {
+		return err
+	}
+	s.state = st
+	return nil
+}
+
+// moves plays actions from the current position; on an error the position
+// is left unchanged.
+func (s *server) moves(args []string) error {
+	st := s.state
+	for i, txt := range args {
+		a, err := strconv.Atoi(txt)
+		if err != nil {
+			return fmt.Errorf("moves: %q (move %d) is not an action", txt, i+1)
+		}
+		next, err := st.Apply(a)
+		if err != nil {
+			return fmt.Errorf("moves: move %d: %w", i+1, err)
+		}
+		st = next
+	}
+	s.state = st
+	return nil
+}
+
+// search answers "go [key=value ...]" with "bestmove A" and, for agents that
+// report their search, value, depth, nodes and pv fields.
+func (s *server) search(args []string) string {
+	if s.state.Terminal() {
+		return fmt.Sprintf("error go: the game is over (%s)", s.state.Reason())
+	}
+	a, err := s.agentFor(args)
+	if err != nil {
+		return "error go: " + oneLine(err.Error())
+	}
+	view := s.state
+	act, err := a.Act(&view)
+	if err != nil {
+		return "error go: " + oneLine(err.Error())
+	}
+	if err := s.state.Check(act); err != nil {
+		return "error go: the agent chose an illegal action: " + oneLine(err.Error())
+	}
+	reply := fmt.Sprintf("bestmove %d", act)
+	if sr, ok := a.(Searcher); ok {
+		info := sr.LastSearch()
+		reply += fmt.Sprintf(" value=%g depth=%d nodes=%d", info.Value, info.Depth, info.Nodes)
+		if len(info.PV) > 0 {
+			pv := make([]string, len(info.PV))
+			for i, m := range info.PV {
+				pv[i] = strconv.Itoa(m)
+			}
+			reply += " pv=" + strings.Join(pv, ".")
+		}
+	}
+	return reply
+}
+
+// agentFor returns the agent for a set of go options: the spec's parameters
+// overridden by the options. "time=N" with a bare number means N
+// milliseconds.
+func (s *server) agentFor(args []string) (Agent, error) {
+	params := map[string]string{}
+	for k, v := range s.spec.Params {
+		params[k] = v
+	}
+	for _, opt := range args {
+		k, v, ok := strings.Cut(opt, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("option %q is not key=value", opt)
+		}
+		if k == "time" {
+			if _, err := strconv.Atoi(v); err == nil {
+				v += "ms"
+			}
+		}
+		params[k] = v
+	}
+	spec := joinSpec(s.spec.Name, params)
+	if a, ok := s.agents[spec]; ok {
+		return a, nil
+	}
+	a, err := New(spec, s.gameSeed)
+	if err != nil {
+		return nil, err
+	}
+	Reset(a)
+	s.agents[spec] = a
+	return a, nil
+}
+
+// joinSpec writes a spec string with sorted parameters, quoting values that
+// hold commas.
+func joinSpec(name string, params map[string]string) string {
+	if len(params) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := params[k]
+		if strings.Contains(v, ",") {
+			v = "'" + v + "'"
+		}
+		parts[i] = k + "=" + v
+	}
+	return name + ":" + strings.Join(parts, ",")
+}
+
+// FormatRulesLine writes rules as the argument of the protocol's rules
+// command: the preset name when r is exactly a preset, else key=value pairs
+// with the YAML keys of env.Rules.
+func FormatRulesLine(r env.Rules) string {
+	if p, err := env.PresetRules(r.Name); err == nil && reflect.DeepEqual(p, r) {
+		return r.Name
+	}
+	ints := func(v []int) string {
+		s := make([]string, len(v))
+		for i, x := range v {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, ",")
+	}
+	name := r.Name
+	if name == "" || strings.ContainsAny(name, " =") {
+		name = "custom"
+	}
+	return fmt.Sprintf("name=%s pits_per_row=%d seeds_per_pit=%d capacity=%d trigger=%s chain=%s grand_slam=%s end_on_majority=%t max_plies=%d",
+		name, r.PitsPerRow, r.SeedsPerPit, r.Capacity, ints(r.Trigger), ints(r.Chain), r.GrandSlam, r.EndOnMajority, r.MaxPlies)
+}
+
+// ParseRulesLine reads the argument of the rules command: a preset name,
+// optionally followed by key=value pairs that change it, or key=value pairs
+// alone (starting from the urim preset).
+func ParseRulesLine(line string) (env.Rules, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return env.Rules{}, errors.New("rules: empty")
+	}
+	base := "urim"
+	if !strings.Contains(f[0], "=") {
+		base, f = f[0], f[1:]
+	}
+	r, err := env.PresetRules(base)
+	if err != nil {
+		return r, err
+	}
+	for _, kv := range f {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return r, fmt.Errorf("rules: %q is not key=value", kv)
+		}
+		var err error
+		switch k {
+		case "name":
+			r.Name = v
+		case "pits_per_row":
+			r.PitsPerRow, err = strconv.Atoi(v)
+		case "seeds_per_pit":
+			r.SeedsPerPit, err = strconv.Atoi(v)
+		case "capacity":
+			r.Capacity, err = strconv.Atoi(v)
+		case "trigger":
+			r.Trigger, err = parseInts(v)
+		case "chain":
+			r.Chain, err = parseInts(v)
+		case "grand_slam":
+			r.GrandSlam = env.GrandSlam(v)
+		case "end_on_majority":
+			r.EndOnMajority, err = strconv.ParseBool(v)
+		case "max_plies":
+			r.MaxPlies, err = strconv.Atoi(v)
+		default:
+			return r, fmt.Errorf("rules: unknown key %q (known: name, pits_per_row, seeds_per_pit, capacity, trigger, chain, grand_slam, end_on_majority, max_plies)", k)
+		}
+		if err != nil {
+			return r, fmt.Errorf("rules: %s=%q: %v", k, v, err)
+		}
+	}
+	return r, r.Validate()
+}
+
+func parseInts(s string) ([]int, error) {
+	if s == "" || s == "none" {
+		return nil, nil
+	}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, errors.New("want counts separated by commas, such as 2,3")
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,136 @@
+package agents_test
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/agenttest"
+	"github.com/urim-rl/urim/env"
+)
+
+func serve(t *testing.T, spec, script string) []string {
+	t.Helper()
+	var out strings.Builder
+	if err := agents.Serve(strings.NewReader(script), &out, spec, 0); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(out.String()), "\n")
+}
+
+func TestServeSession(t *testing.T) {
+	script := `urim 1
+# comments and blank lines get no reply
+
+rules urim
+newgame seed=5
+moves 2 3
+show
+go
+position 3,3,3,3,3,3/3,3,3,3,3,3 0-0 S 0
+go
+moves 0 0 0
+frobnicate
+go nosuch=1
+rules urim9
+position 1,2/3 0-0 S 0
+newgame seed=x
+quit
+go
+`
+	got := serve(t, "random", script)
+	want := []string{
+		"ok urim 1 random",
+		"ok",
+		"ok",
+		"ok",
+		"ok 4,3,0,4,4,4/3,3,3,0,4,4 0-0 S 2 h:3,3,3,3,3,3/3,3,3,3,3,3:2.3",
+		"bestmove *",
+		"ok",
+		"bestmove *",
+		"error moves: move 3: env: illegal action 0: its pit is empty *",
+		`error unknown command "frobnicate" *`,
+		`error go: agents: bad spec "random:nosuch=1": unknown parameter nosuch *`,
+		`error env: unknown rules preset "urim9" *`,
+		`error env: bad position *`,
+		`error newgame: seed "x" is not a whole number`,
+		"ok bye",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d replies, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		w, prefix := strings.CutSuffix(want[i], "*")
+		if got[i] != want[i] && !(prefix && strings.HasPrefix(got[i], w)) {
+			t.Errorf("reply %d: %q, want %q", i+1, got[i], want[i])
+		}
+	}
+}
+
+// TestServeReproducible checks that a game seed fixes the agent's choices,
+// and that go options rebuild the agent with other parameters.
+func TestServeReproducible(t *testing.T) {
+	script := "urim 1\nnewgame seed=9\ngo\ngo\ngo\nnewgame seed=9\ngo\ngo\ngo\n"
+	got := serve(t, "random", script)
+	if !reflect.DeepEqual(got[2:5], got[6:9]) {
+		t.Errorf("seed 9 gave %v then %v", got[2:5], got[6:9])
+	}
+	if err := agents.Serve(strings.NewReader(""), os.Stdout, "nosuch", 0); err == nil {
+		t.Errorf("an unknown agent was served")
+	}
+	got = serve(t, "random", "urim 2\n")
+	if !strings.HasPrefix(got[0], "error protocol version") {
+		t.Errorf("version 2: %q", got[0])
+	}
+}
+
+func TestServeGoOptions(t *testing.T) {
+	if err := agents.Validate("alphabeta:depth=2"); err != nil {
+		t.Skip("alphabeta is not registered:", err)
+	}
+	got := serve(t, "alphabeta:depth=2", "urim 1\ngo depth=3 time=50\ngo depth=99\n")
+	if !strings.HasPrefix(got[1], "bestmove ") || !strings.Contains(got[1], "depth=") {
+		t.Errorf("go depth=3: %q", got[1])
+	}
+	if !strings.HasPrefix(got[2], "error go: ") || !strings.Contains(got[2], "depth") {
+		t.Errorf("go depth=99: %q", got[2])
+	}
+}
+
+func TestRulesLineRoundTrip(t *testing.T) {
+	for _, name := range env.PresetNames() {
+		r, _ := env.PresetRules(name)
+		if line := agents.FormatRulesLine(r); line != name {
+			t.Errorf("preset %s written as %q", name, line)
+		}
+		r.MaxPlies = 200
+		r.Name = "my rules"
+		line := agents.FormatRulesLine(r)
+		back, err := agents.ParseRulesLine(line)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		r.Name = "custom"
+		if !reflect.DeepEqual(back, r) {
+			t.Errorf("%q read back as %+v, want %+v", line, back, r)
+		}
+	}
+	if r, err := agents.ParseRulesLine("urim max_plies=80"); err != nil || r.MaxPlies != 80 || r.PitsPerRow != 6 {
+		t.Errorf("preset with a change: %+v, %v", r, err)
+	}
+	for _, bad := range []string{"", "urim colour=red", "urim pits_per_row=9", "trigger=x"} {
+		if _, err := agents.ParseRulesLine(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestExternalConformance runs the agents' conformance suite on an external
+// engine: the test binary serving a random agent.
+func TestExternalConformance(t *testing.T) {
+	defer agents.CloseExternalEngines()
+	spec := "external:cmd='" + os.Args[0] + " urim-test-engine serve:random',timeout=20s"
+	agenttest.RunWith(t, spec, agenttest.Options{Positions: 20, Games: 1})
+}

@@ -1,0 +1,78 @@
+package agents
+
+import (
+	"github.com/urim-rl/urim/env"
+)
+
+// Evaluator estimates the positions at the leaves of an MCTS tree: a value
+// and a prior over the moves. Random rollouts are one evaluator
+// ([RolloutEvaluator]); a neural network is another, so AlphaZero is MCTS with
+// a different evaluator and the PUCT selection rule.
+//
+// An MCTS search calls an evaluator from one goroutine only: each search
+// thread gets its own from [MCTSConfig.NewEvaluator].
+type Evaluator interface {
+	// Evaluate returns the value of s, an ongoing position, for the player
+	// to move, in [-1, 1], and writes prior[a] for each legal action a (the
+	// others are ignored; len(prior) is the number of actions). It must not
+	// change s and should not allocate.
+	Evaluate(s *env.State, prior []float32) float32
+}
+
+// RolloutEvaluator values a position by playing random games from it. The
+// zero value plays one rollout to the end of the game and scores it in match
+// points; the prior is uniform over the legal moves.
+type RolloutEvaluator struct {
+	// Rollouts is the number of random games averaged per evaluation; 0
+	// means 1.
+	Rollouts int
+	// Cutoff stops a rollout after this many plies and scores the position
+	// reached by its store difference, (mine − theirs) / T, which lies in
+	// [-1, 1] like the rewards; 0 plays every rollout to the end.
+	Cutoff int
+	// Reward turns a finished rollout into a value (env.RewardMatchPoints by
+	// default).
+	Reward env.RewardKind
+
+	rng xorshift
+}
+
+// NewRolloutEvaluator returns a RolloutEvaluator with its own generator
+// seeded with seed.
+func NewRolloutEvaluator(rollouts, cutoff int, reward env.RewardKind, seed uint64) *RolloutEvaluator {
+	return &RolloutEvaluator{Rollouts: rollouts, Cutoff: cutoff, Reward: reward, rng: newXorshift(seed)}
+}
+
+// Evaluate plays the rollouts from s and returns their mean value for the
+// player to move in s.
+func (r *RolloutEvaluator) Evaluate(s *env.State, prior []float32) float32 {
+	if r.rng == 0 {
+		r.rng = newXorshift(0)
+	}
+	legal := s.Legal()
+	uniform := 1 / float32(legal.Count())
+	for m := legal; m != 0; m &= m - 1 {
+		prior[m.Nth(0)] = uniform
+	}
+	me := s.ToMove()
+	n := max(r.Rollouts, 1)
+	var sum float32
+	for range n {
+		t := *s
+		if r.Cutoff <= 0 {
+			env.Playout(&t, (*uint64)(&r.rng))
+			sum += t.Rewards(r.Reward)[me]
+			continue
+		}
+		for ply := 0; ply < r.Cutoff && !t.Terminal(); ply++ {
+			m := t.Legal()
+			t.Play(m.Nth(r.rng.intn(m.Count())))
+		}
+		if t.Terminal() {
+			sum += t.Rewards(r.Reward)[me]
+		} else {
+			sum += float32(t.Store(me)-t.Store(1-me)) / float32(t.Game().Total())
+		}
+	}
+	return sum / float32(n)
+}

@@ -1,0 +1,40 @@
+package agents
+
+// xorshift is a xorshift64 generator: a few shifts per draw, no allocation,
+// inlined into the search loops. Its state is never 0.
+type xorshift uint64
+
+// newXorshift seeds a generator from seed through a splitmix64 step, so
+// nearby seeds (0, 1, 2, ... for threads) give unrelated streams.
+func newXorshift(seed uint64) xorshift {
+	z := seed + 0x9E3779B97F4A7C15
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	z ^= z >> 31
+	if z == 0 {
+		z = 0x2545F4914F6CDD1D
+	}
+	return xorshift(z)
+}
+
+// next advances the generator and returns the new state.
+func (r *xorshift) next() uint64 {
+	x := uint64(*r)
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	*r = xorshift(x)
+	return x
+}
+
+// intn returns a number in [0, n) by multiply-shift (no division; the bias is
+// below 2^-29 for the n ≤ 7 used here).
+func (r *xorshift) intn(n int) int {
+	return int((r.next() >> 32) * uint64(n) >> 32)
+}
+
+// splitSeed derives the seed of the i-th sub-generator (a search thread, a
+// rollout evaluator) from an agent's seed.
+func splitSeed(seed uint64, i int) uint64 {
+	return seed ^ (uint64(i)+1)*0xD1B54A32D192ED03
+}

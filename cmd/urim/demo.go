@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/urim-rl/urim/agents"
+)
+
+func init() {
+	register(&command{
+		name:  "demo",
+		usage: "[--rules PRESET] [--south SPEC] [--north SPEC] [--seed N] [--position NOTATION]",
+		short: "watch two agents play one game, move by move",
+		long: `Plays one game between two agents and draws the board after every move, with
+what each searching agent thought of its move, then the result and the moves
+as a 'urim replay' command. It is the quick start's main job until training
+arrives.
+
+Examples:
+  urim demo
+  urim demo --south mcts:sims=5000 --north alphabeta:depth=10 --seed 7
+  urim demo --rules oware --south greedy --north random`,
+		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+			rules := rulesFlag(fs)
+			south := fs.String("south", "mcts:sims=2000", "agent spec of South, who moves first")
+			north := fs.String("north", "alphabeta:depth=8", "agent spec of North")
+			seed := fs.Uint64("seed", 1, "seed of both agents")
+			position := fs.String("position", "", "start from this position (notation, see docs/rules.md)")
+			return func(io *stdio, args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("unexpected arguments %q", args)
+				}
+				g, err := loadGame(*rules)
+				if err != nil {
+					return err
+				}
+				s, err := startPosition(g, *position)
+				if err != nil {
+					return usageErrorf("%v", err)
+				}
+				p := &playSession{g: g, s: s, start: *position, out: io.out, letter: [2]byte{'a', 'A'},
+					in: bufio.NewScanner(strings.NewReader(""))}
+				for side, spec := range [2]string{*south, *north} {
+					// The sides get different seeds, so two copies of one
+					// randomised agent do not mirror each other.
+					a, err := agents.New(spec, *seed+uint64(side))
+					if err != nil {
+						return usageErrorf("--%s: %v", strings.ToLower(sideName(side)), err)
+					}
+					defer agents.Close(a)
+					p.agents[side] = a
+					p.names[side] = fmt.Sprintf("%s (%s)", sideName(side), spec)
+				}
+				fmt.Fprintf(io.out, "Urim, %s rules: %s against %s (seed %d).\n", g.Name(), p.names[0], p.names[1], *seed)
+				return p.run()
+			}
+		},
+	})
+}

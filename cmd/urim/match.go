@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/evaluate"
+)
+
+func init() {
+	register(&command{
+		name:  "match",
+		usage: "[flags] AGENT_A AGENT_B",
+		short: "play two agents against each other and summarise wins, draws, losses and match points",
+		long: `Plays --games games between two agents given as specs (see 'urim eval --help'
+for the agents), alternating the seats, and prints A's wins, draws and losses,
+its score (a draw counts half), the Elo difference that score implies with a
+95% interval, the share of games ending +2 … −2 in match points (A's minus
+B's), both sides' average match points and the average game length. With
+--openings K every game starts with K random plies; with --paired (the
+default) each opening is played twice with the seats swapped. The games depend
+only on --seed, whatever the number of --workers.
+
+Flags may also follow the agents. A progress bar is drawn on standard error
+unless --quiet.
+
+Agents:
+` + agents.Help() + `
+Examples:
+  urim match mcts:sims=1000 random --games 100
+  urim match --json alphabeta:depth=6 mcts:sims=400
+  urim match --rules oware --openings 0 --paired=false greedy random`,
+		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+			m := &matchOptions{}
+			m.bind(fs, true)
+			asJSON := fs.Bool("json", false, "print JSON instead of a table")
+			return func(io *stdio, args []string) error {
+				args, err := interspersed(fs, args, io.out)
+				if err != nil {
+					return err
+				}
+				if len(args) != 2 {
+					return usageErrorf("want two agents, got %d (%q)", len(args), args)
+				}
+				sum, err := runMatch(io, m, args[0], args[1])
+				if err != nil {
+					return err
+				}
+				if *asJSON {
+					return evaluate.WriteJSON(io.out, sum)
+				}
+				return sum.writeTable(io.out)
+			}
+		},
+	})
+}
+
+// matchOptions are the flags shared by match, eval and eval sprt.
+type matchOptions struct {
+	games, openings, workers, maxPlies int
+	rules                              string
+	paired, quiet                      bool
+	seed                               uint64
+}
+
+// bind binds the flags; --games only when the command plays a fixed number.
+func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
+	if games {
+		fs.IntVar(&m.games, "games", 100, "games to play (per pairing)")
+	}
+	fs.StringVar(&m.rules, "rules", "urim", "rules preset")
+	fs.IntVar(&m.maxPlies, "max-plies", 0, "cap every game at this many plies (0: the preset's own)")
+	fs.IntVar(&m.openings, "openings", 4, "random plies at the start of every game (0: the start position)")
+	fs.BoolVar(&m.paired, "paired", true, "play each opening twice with the seats swapped")
+	fs.Uint64Var(&m.seed, "seed", 1, "seed of the openings and the agents")
+	fs.IntVar(&m.workers, "workers", 0, "games played at once (0: one per core)")
+	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
+}
+
+// interspersed parses flags that follow positional arguments too, and
+// returns the positional ones.
+func interspersed(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			return append(pos, args[1:]...), nil
+		case len(a) > 1 && a[0] == '-':
+			if err := fs.Parse(args); err != nil {
+				if errors.Is(err, flag.ErrHelp) {
+					fs.SetOutput(out)
+					fs.Usage()
+					return nil, exitCode(0)
+				}
+				return nil, exitCode(2)
+			}
+			args = fs.Args()
+		default:
+			pos = append(pos, a)
+			args = args[1:]
+		}
+	}
+	return pos, nil
+}
+
+// interruptible returns a context cancelled by Ctrl-C, so a long run stops
+// between games and still saves its store.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// matchSummary is what urim match prints.
+type matchSummary struct {
+	A        string             `json:"a"`
+	B        string             `json:"b"`
+	Rules    string             `json:"rules"`
+	Openings int                `json:"opening_plies"`
+	Paired   bool               `json:"paired"`
+	Seed     uint64             `json:"seed"`
+	Stats    evaluate.PairStats `json:"stats"`
+	// Elo, EloSE, EloLo and EloHi are null when infinite (a perfect or
+	// zero score).
+	Elo   *float64 `json:"elo_diff"`
+	EloSE *float64 `json:"elo_se"`
+	EloLo *float64 `json:"elo_lo95"`
+	EloHi *float64 `json:"elo_hi95"`
+}
+
+func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
+	if m.paired && m.games%2 != 0 {
+		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.games)
+	}
+	if m.games < 1 {
+		return nil, usageErrorf("--games must be at least 1")
+	}
+	players := evaluate.PlayersFromSpecs([]string{a, b})
+	cfg := evaluate.Config{Rules: m.rules, MaxPlies: m.maxPlies, Agents: players, Games: m.games,
+		OpeningPlies: m.openings, Paired: m.paired, Seed: m.seed, Workers: m.workers}
+	if !m.quiet {
+		cfg.Progress = evaluate.ProgressBar(io.err, players[0].Label()+" vs "+players[1].Label())
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	defer agents.CloseExternalEngines()
+	res, err := evaluate.RunTournament(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ps := res.Pairs[0]
+	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: m.openings, Paired: m.paired, Seed: m.seed,
+		Stats: ps}
+	elo, se, lo, hi := ps.EloDiff()
+	sum.Elo, sum.EloSE, sum.EloLo, sum.EloHi = finitePtr(elo), finitePtr(se), finitePtr(lo), finitePtr(hi)
+	return sum, nil
+}
+
+// finitePtr returns nil for an infinite value, which JSON cannot hold.
+func finitePtr(x float64) *float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}
+
+// fmtElo prints an Elo difference, infinities included.
+func fmtElo(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", x)
+}
+
+func (s *matchSummary) writeTable(w io.Writer) error {
+	ps := s.Stats
+	elo, _, lo, hi := ps.EloDiff()
+	opening := "from the start position"
+	if s.Openings > 0 {
+		opening = fmt.Sprintf("openings of %d random plies", s.Openings)
+		if s.Paired {
+			opening += ", paired"
+		}
+	}
+	fmt.Fprintf(w, "%s vs %s on %s: %d games, %s, seed %d\n\n", s.A, s.B, s.Rules, ps.Games, opening, s.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "agent\tgames\twins\tdraws\tlosses\tscore\tElo diff\t95% interval\tavg MP")
+	fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%\t%s\t[%s, %s]\t%.2f\n", s.A, ps.Games, ps.Wins, ps.Draws, ps.Losses,
+		100*ps.Score, fmtElo(elo), fmtElo(lo), fmtElo(hi), ps.AvgMP)
+	fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%\t\t\t%.2f\n", s.B, ps.Games, ps.Losses, ps.Draws, ps.Wins, 100*(1-ps.Score), ps.AvgMPB)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var rates []string
+	for k, r := range ps.MPRates {
+		rates = append(rates, fmt.Sprintf("%s: %.1f%%", mpLabel(evaluate.MPOutcomes[k]), 100*r))
+	}
+	fmt.Fprintf(w, "\nmatch points, %s's minus %s's: %s\n", s.A, s.B, strings.Join(rates, "  "))
+	_, err := fmt.Fprintf(w, "average length %.1f plies; South (first to move) won %d, drew %d, lost %d\n",
+		ps.AvgPlies, ps.SouthWins, ps.SouthDraws, ps.SouthLosses)
+	return err
+}
+
+// mpLabel writes a match-point difference with its sign: +2, +1, 0, -1, -2.
+func mpLabel(d int) string {
+	if d == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%+d", d)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
+)
+
+// Test-only agents for the evaluation commands, under names no real agent
+// uses, so the tests do not depend on which agents are built in.
+func init() {
+	agents.Register("cmdtest-first", "test: the lowest legal action", func(p *agents.Params, seed uint64) (agents.Agent, error) {
+		return agents.Func(func(s *env.State) (int, error) { return s.Legal().Nth(0), nil }), nil
+	})
+	agents.Register("cmdtest-capture", "test: the move that captures most, ties random", func(p *agents.Params, seed uint64) (agents.Agent, error) {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		return agents.Func(func(s *env.State) (int, error) {
+			me, best, bestGain := s.ToMove(), -1, -1
+			for _, a := range s.Legal().Actions() {
+				t := *s
+				t.Play(a)
+				if g := t.Store(me) - s.Store(me); g > bestGain || (g == bestGain && rng.IntN(2) == 0) {
+					best, bestGain = a, g
+				}
+			}
+			return best, nil
+		}), nil
+	})
+}
+
+// urim runs the command line with stdin and returns the exit status and
+// both outputs.
+func urim(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errw)
+	return code, out.String(), errw.String()
+}
+
+func TestMatchJSON(t *testing.T) {
+	code, out, errs := urim(t, "", "match", "--games", "6", "--json", "cmdtest-capture", "random", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sum struct {
+		A, B  string
+		Stats struct {
+			Games, Wins, Draws, Losses int
+			MPRates                    []float64 `json:"mp_rates"`
+		}
+		Elo *float64 `json:"elo_diff"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	st := sum.Stats
+	if sum.A != "cmdtest-capture" || st.Games != 6 || st.Wins+st.Draws+st.Losses != 6 || len(st.MPRates) != 5 {
+		t.Errorf("summary %+v", sum)
+	}
+	if errs != "" {
+		t.Errorf("--quiet still wrote %q", errs)
+	}
+}
+
+func TestMatchTableAndProgress(t *testing.T) {
+	code, out, errs := urim(t, "", "match", "random", "random", "--games", "4", "--openings", "0", "--paired=false")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"random#1 vs random#2 on urim: 4 games, from the start position", "agent ", "match points, random#1's minus random#2's: +2:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "4/4") {
+		t.Errorf("no progress bar on stderr: %q", errs)
+	}
+}
+
+func TestMatchUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"match", "random"}, 2, "want two agents"},
+		{[]string{"match", "--games", "5", "random", "random"}, 2, "--games 5 is odd"},
+		{[]string{"match", "random", "nosuch", "--quiet"}, 1, `unknown agent "nosuch"`},
+		{[]string{"match", "random", "random", "--rules", "urim9"}, 1, `unknown rules preset "urim9"`},
+	} {
+		code, _, errs := urim(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/evaluate"
+)
+
+// sprtCommand is run as "urim eval sprt".
+var sprtCommand = &command{
+	name:  "sprt",
+	usage: "[flags] CANDIDATE BASELINE",
+	short: "sequential probability ratio test: is the candidate stronger?",
+	long: `Plays CANDIDATE against BASELINE until a sequential probability ratio test
+decides between H0 "the candidate is --elo0 stronger" and H1 "it is --elo1
+stronger", with error rates --alpha (accepting H1 when H0 holds) and --beta
+(accepting H0 when H1 holds), as fishtest and Leela Zero do to promote an
+engine or a network. The test stops as soon as the log-likelihood ratio
+leaves (log(beta/(1-alpha)), log((1-beta)/alpha)); with --paired it counts
+game pairs (pentanomial), otherwise single games (trinomial). Elo is logistic
+Elo. After --max-games without a decision the result is "continue".
+
+Prints the decision, the ratio and the score (JSON with --json). The exit
+status is 0 whatever the decision; with --gate it is 3 unless H1 was
+accepted. Flags may also follow the agents.
+
+Examples:
+  urim eval sprt mcts:sims=800 mcts:sims=400
+  urim eval sprt --elo0 0 --elo1 10 --alpha 0.05 --beta 0.05 alphabeta:depth=8 alphabeta:depth=6
+  urim eval sprt --gate --json candidate-spec baseline-spec`,
+	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+		m := &matchOptions{}
+		m.bind(fs, false)
+		elo0 := fs.Float64("elo0", 0, "Elo difference under H0")
+		elo1 := fs.Float64("elo1", 20, "Elo difference under H1")
+		alpha := fs.Float64("alpha", 0.05, "probability of accepting H1 when H0 holds")
+		beta := fs.Float64("beta", 0.05, "probability of accepting H0 when H1 holds")
+		maxGames := fs.Int("max-games", evaluate.DefaultSPRTMaxGames, "stop undecided after this many games")
+		gate := fs.Bool("gate", false, "exit with status 3 unless H1 is accepted")
+		asJSON := fs.Bool("json", false, "print JSON instead of text")
+		return func(io *stdio, args []string) error {
+			args, err := interspersed(fs, args, io.out)
+			if err != nil {
+				return err
+			}
+			if len(args) != 2 {
+				return usageErrorf("want a candidate and a baseline agent, got %d (%q)", len(args), args)
+			}
+			if m.paired && *maxGames%2 != 0 {
+				return usageErrorf("--max-games %d is odd: paired openings need an even number", *maxGames)
+			}
+			players := evaluate.PlayersFromSpecs(args)
+			cfg := evaluate.SPRTConfig{A: players[0], B: players[1],
+				Test:  evaluate.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta},
+				Rules: m.rules, MaxPlies: m.maxPlies, OpeningPlies: m.openings, Paired: m.paired,
+				MaxGames: *maxGames, Seed: m.seed, Workers: m.workers}
+			if err := cfg.Test.Check(); err != nil {
+				return usageErrorf("%v", err)
+			}
+			var bar *progressbar.ProgressBar
+			if !m.quiet {
+				bar = evaluate.NewBar(io.err, *maxGames, "sprt")
+				cfg.Progress = func(p evaluate.SPRTProgress) {
+					bar.Describe(fmt.Sprintf("sprt LLR %+.2f (%.2f, %.2f) +%d =%d -%d", p.LLR, p.Lower, p.Upper, p.Wins, p.Draws, p.Losses))
+					_ = bar.Set(p.Games)
+				}
+			}
+			ctx, stop := interruptible()
+			defer stop()
+			defer agents.CloseExternalEngines()
+			res, err := evaluate.RunSPRT(ctx, cfg)
+			if bar != nil {
+				_ = bar.Exit()
+				fmt.Fprintln(io.err)
+			}
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				err = evaluate.WriteJSON(io.out, res)
+			} else {
+				_, err = fmt.Fprintln(io.out, res)
+			}
+			if err == nil && *gate && res.Decision != evaluate.AcceptH1 {
+				return exitCode(3)
+			}
+			return err
+		}
+	},
+}

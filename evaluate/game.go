@@ -1,0 +1,177 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
+)
+
+// Record is one finished game. Seats are indexed by player: 0 is South, who
+// moves first, 1 is North.
+type Record struct {
+	// Rules names the rules preset; MaxPlies is the ply cap it was played
+	// with (0: none).
+	Rules    string `json:"rules"`
+	MaxPlies int    `json:"max_plies,omitempty"`
+	// Players are the names of the two players by seat, Specs their agent
+	// specs (in canonical form).
+	Players [2]string `json:"players"`
+	Specs   [2]string `json:"specs"`
+	// Seed is the game's seed, from which each seat's agent seed derives.
+	Seed uint64 `json:"seed"`
+	// Index is the game's index within its pairing.
+	Index int `json:"index"`
+	// Opening holds the random plies the game started with; they are also
+	// the first moves of Moves.
+	Opening []int `json:"opening"`
+	// Moves lists every action played, the opening included.
+	Moves []int `json:"moves"`
+	// Stores are the final stores (seeds left on a row count for its owner),
+	// MatchPoints the match points they give.
+	Stores      [2]int `json:"stores"`
+	MatchPoints [2]int `json:"match_points"`
+	// Reason says why the game ended, in env.EndReason's snake_case.
+	Reason string `json:"reason"`
+	// Plies is the number of moves played, len(Moves).
+	Plies int `json:"plies"`
+}
+
+// Winner returns the seat with more seeds, or -1 for a draw.
+func (r *Record) Winner() int {
+	switch {
+	case r.Stores[0] > r.Stores[1]:
+		return 0
+	case r.Stores[1] > r.Stores[0]:
+		return 1
+	}
+	return -1
+}
+
+// Score returns the result for seat: 1 for a win, 0.5 for a draw, 0 for a
+// loss.
+func (r *Record) Score(seat int) float64 {
+	switch r.Winner() {
+	case -1:
+		return 0.5
+	case seat:
+		return 1
+	}
+	return 0
+}
+
+// Seat returns the seat of the player named name, or -1.
+func (r *Record) Seat(name string) int {
+	switch name {
+	case r.Players[0]:
+		return 0
+	case r.Players[1]:
+		return 1
+	}
+	return -1
+}
+
+// ErrAgent is wrapped by every error that an agent caused during a game: an
+// error from Act, or an illegal action.
+var ErrAgent = errors.New("evaluate: agent failed")
+
+// Play plays one game of g between players[0] (South) and players[1] (North),
+// starting with the opening moves, and returns its record with Opening,
+// Moves, Stores, MatchPoints, Reason and Plies filled in. Each agent sees a
+// copy of the position. An agent error or an illegal action stops the game
+// with an error wrapping [ErrAgent]; ctx is checked before every move.
+func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
+	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, Opening: append([]int{}, opening...)}
+	s := g.Start()
+	for i, a := range opening {
+		next, err := s.Apply(a)
+		if err != nil {
+			return rec, fmt.Errorf("evaluate: opening move %d: %w", i+1, err)
+		}
+		s = next
+	}
+	rec.Moves = append(make([]int, 0, len(opening)+64), opening...)
+	for !s.Terminal() {
+		if err := ctx.Err(); err != nil {
+			return rec, err
+		}
+		seat := s.ToMove()
+		view := s
+		a, err := players[seat].Act(&view)
+		if err != nil {
+			return rec, fmt.Errorf("%w: seat %d at ply %d: %w", ErrAgent, seat, s.Ply(), err)
+		}
+		if err := s.Check(a); err != nil {
+			return rec, fmt.Errorf("%w: seat %d at ply %d (%s): %w", ErrAgent, seat, s.Ply(), s, err)
+		}
+		s.Play(a)
+		rec.Moves = append(rec.Moves, a)
+	}
+	rec.Stores = s.FinalStores()
+	rec.MatchPoints = s.MatchPoints()
+	rec.Reason = s.Reason().String()
+	rec.Plies = len(rec.Moves)
+	return rec, nil
+}
+
+// RandomOpening returns plies uniformly random moves from the start of g,
+// drawn from seed, that do not end the game. It returns fewer moves only if
+// every try ended the game early (on a tiny board).
+func RandomOpening(g *env.Game, plies int, seed uint64) []int {
+	var best []int
+	for try := uint64(0); try < 100; try++ {
+		rng := rand.New(rand.NewPCG(seed, try))
+		s := g.Start()
+		moves := make([]int, 0, plies)
+		for len(moves) < plies && !s.Terminal() {
+			m := s.Legal()
+			a := m.Nth(rng.IntN(m.Count()))
+			s.Play(a)
+			moves = append(moves, a)
+		}
+		if !s.Terminal() {
+			return moves
+		}
+		if len(moves)-1 > len(best) {
+			best = moves[:len(moves)-1]
+		}
+	}
+	return best
+}
+
+// openingSeed is the seed of opening number k of a tournament: shared by
+// every pairing, so all agents face the same openings.
+func openingSeed(seed uint64, k int) uint64 { return derive(seed, 0x6f70656e, uint64(k)) }
+
+// playSpecs builds the two agents of a game from their specs and the game
+// seed, plays the game, and closes the agents.
+func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, opening []int) (rec Record, err error) {
+	var players [2]agents.Agent
+	defer func() {
+		for _, a := range players {
+			if a != nil {
+				if cerr := agents.Close(a); cerr != nil && err == nil {
+					err = cerr
+				}
+			}
+		}
+	}()
+	for seat, spec := range specs {
+		a, err := agents.New(spec, agentSeed(seed, seat))
+		if err != nil {
+			return rec, err
+		}
+		agents.Reset(a)
+		players[seat] = a
+	}
+	rec, err = Play(ctx, g, players, opening)
+	if err != nil {
+		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", specs[0], specs[1], seed, err)
+	}
+	rec.Specs = specs
+	rec.Seed = seed
+	return rec, nil
+}
