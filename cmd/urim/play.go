@@ -67,10 +67,10 @@ type playOptions struct {
 type playSession struct {
 	g      *env.Game
 	s      env.State
-	start  string // --position text, for the replay line
+	start  string          // --position text, for the replay line
 	agents [2]agents.Agent // the agent of each side that no person plays
 	human  [2]bool         // which sides people play
-	names  [2]string // "South (you)", "North (mcts:sims=1000)"
+	names  [2]string       // "South (you)", "North (mcts:sims=1000)"
 	in     *bufio.Scanner
 	out    io.Writer
 	moves  []int
