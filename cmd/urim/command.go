@@ -65,33 +65,37 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 
 // runCommand parses a command's flags and runs it; nested commands (bench)
 // call it for their children.
-func runCommand(c *command, path string, args []string, io *stdio) int {
+func runCommand(c *command, path string, args []string, std *stdio) int {
 	fs := flag.NewFlagSet(path, flag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs.SetOutput(std.err)
 	do := c.setup(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
 		if hasFlags(fs) {
-			fmt.Fprintf(fs.Output(), "\nFlags:\n")
+			fmt.Fprintf(w, "\nFlags:\n")
+			fs.SetOutput(w)
 			fs.PrintDefaults()
 		}
 	}
+	// Parse reports a bad flag itself; the usage is printed here, once, to
+	// standard output for --help and to standard error otherwise.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(io.out)
-			fs.Usage()
+			usage(std.out)
 			return 0
 		}
+		usage(std.err)
 		return 2
 	}
-	if err := do(io, fs.Args()); err != nil {
+	if err := do(std, fs.Args()); err != nil {
 		var code exitCode
 		if errors.As(err, &code) {
 			return int(code)
 		}
-		fmt.Fprintf(io.err, "%s: %v\n", path, strings.TrimPrefix(err.Error(), "usage: "))
+		fmt.Fprintf(std.err, "%s: %v\n", path, strings.TrimPrefix(err.Error(), "usage: "))
 		if errors.Is(err, errUsage) {
-			fmt.Fprintf(io.err, "Run '%s --help' for usage.\n", path)
+			fmt.Fprintf(std.err, "Run '%s --help' for usage.\n", path)
 			return 2
 		}
 		return 1
