@@ -16,6 +16,9 @@ func init() {
 				Time:   p.Duration("time", 0),
 				TTBits: p.Int("tt", 20, 0, 28),
 			}
+			if err := p.Done(); err != nil { // before allocating the table
+				return nil, err
+			}
 			return NewAlphaBeta(cfg), nil
 		})
 }

@@ -36,6 +36,9 @@ func init() {
 			cfg.NewEvaluator = func(seed uint64) Evaluator {
 				return NewRolloutEvaluator(rollouts, cutoff, kind, seed)
 			}
+			if err := p.Done(); err != nil { // before allocating the trees
+				return nil, err
+			}
 			return NewMCTS(cfg, seed)
 		})
 }

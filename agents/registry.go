@@ -9,7 +9,9 @@ import (
 
 // Builder makes an agent from its parameters. It reads every parameter it
 // accepts through p (getters with defaults and ranges) and must not keep p.
-// seed seeds all of the agent's randomness.
+// seed seeds all of the agent's randomness. [New] checks the parameters once
+// the builder returns; a builder that allocates much (a table, a process)
+// calls p.Done first, so a bad spec costs nothing.
 type Builder func(p *Params, seed uint64) (Agent, error)
 
 type entry struct {
