@@ -26,6 +26,17 @@
 // the rules do at the end of a game, and the result ([State.Winner],
 // [State.MatchPoints], [State.Rewards]) is computed from the final stores.
 //
+// # Many games at once
+//
+// [Vec] steps N games of one Game together for learning code: one Step takes
+// N actions and rewrites flat, reused buffers of observations (from the
+// point of view of the player to move), action masks, rewards, terminated
+// and truncated flags. It auto-resets finished games (on the next step, on
+// the same step, or not at all), records per-episode statistics, starts games
+// after seeded random openings, splits the work over goroutines without
+// allocating, and writes batches as .npy files. docs/tensors.md documents
+// every column of every encoding.
+//
 // # Indexing
 //
 // Pits are numbered 0 … 2P-1 in sowing order. Player 0 (South) owns 0 … P-1,
