@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -77,14 +76,12 @@ Examples:
 				if err != nil {
 					return err
 				}
-				rows, err := runEnvBench(g, o, envBenchBar(io.err, *quiet, len(o.ns)*len(o.workers)))
+				rows, err := runEnvBench(g, o, benchBar(io.err, *quiet, len(o.ns)*len(o.workers), "bench env", "runs"))
 				if err != nil {
 					return err
 				}
 				if *asJSON {
-					enc := json.NewEncoder(io.out)
-					enc.SetIndent("", "  ")
-					return enc.Encode(rows)
+					return writeJSON(io.out, rows)
 				}
 				return printEnvBench(io.out, rows)
 			}
@@ -284,24 +281,5 @@ func printEnvBench(w io.Writer, rows []envBench) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3gM\t%.3gM\t%.1f\t%s\t%.2fx\t%.2f\t%.0f\t\n", r.Rules, r.Encoding, r.N, r.Workers,
 			r.StepsPerSec/1e6, r.StepsPerSecWorker/1e6, r.NsPerStep, speedup, r.CPUScaling, r.AllocsPerBatch, r.BytesPerGame)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s %s/%s, GOMAXPROCS %d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
-	return err
-}
-
-// envBenchBar returns a progress bar on w over the (N, workers) pairs, or a
-// silent one.
-func envBenchBar(w io.Writer, quiet bool, total int) *progressbar.ProgressBar {
-	if quiet {
-		w = io.Discard
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("bench env"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("runs"),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
-	)
+	return flushWithFooter(tw, w)
 }

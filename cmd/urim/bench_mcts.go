@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"runtime"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -60,14 +57,14 @@ Examples:
 				}
 				var rows []mctsBench
 				for _, g := range games {
-					base := playoutBaseline(g, *baseline)
+					base := benchPlayouts(g, *baseline, 1)
 					bar := benchBar(io.err, *quiet, *moves, "mcts "+g.Name(), "moves")
 					r, err := benchMCTS(g, *sims, *c, *threads, *moves, bar)
 					if err != nil {
 						return err
 					}
-					r.PlayoutsPerSec = base.perSec
-					r.Ratio = r.SimsPerSecPerCore / base.perSec
+					r.PlayoutsPerSec = base.GamesPerSecPerCore
+					r.Ratio = r.SimsPerSecPerCore / base.GamesPerSecPerCore
 					rows = append(rows, r)
 				}
 				if *asJSON {
@@ -119,11 +116,11 @@ Examples:
 				}
 				var rows []alphaBetaBench
 				for _, g := range games {
-					base := playoutBaseline(g, *baseline)
+					base := benchPlayouts(g, *baseline, 1)
 					bar := benchBar(io.err, *quiet, *positions, "alphabeta "+g.Name(), "positions")
 					r := benchAlphaBeta(g, *depth, *tt, *positions, *seed, bar)
-					r.MovesPerSec = base.movesPerSec
-					r.Ratio = r.NodesPerSec / base.movesPerSec
+					r.MovesPerSec = base.MovesPerSecPerCore
+					r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
 					rows = append(rows, r)
 				}
 				if *asJSON {
@@ -169,60 +166,6 @@ type alphaBetaBench struct {
 	NodesPerSec    float64 `json:"nodes_per_sec"`
 	MovesPerSec    float64 `json:"baseline_moves_per_sec"`
 	Ratio          float64 `json:"ratio_to_baseline"`
-}
-
-// benchGames compiles the presets named by a comma-separated --rules.
-func benchGames(list string) ([]*env.Game, error) {
-	names := strings.Split(list, ",")
-	if list == "all" {
-		names = env.PresetNames()
-	}
-	var games []*env.Game
-	for _, n := range names {
-		g, err := loadGame(strings.TrimSpace(n))
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, g)
-	}
-	return games, nil
-}
-
-// benchBar returns a progress bar on w over total items, or a silent one.
-func benchBar(w io.Writer, quiet bool, total int, desc, items string) *progressbar.ProgressBar {
-	if quiet {
-		w = io.Discard
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString(items),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
-	)
-}
-
-// baseline is the speed of random playouts from the start.
-type baseline struct{ perSec, movesPerSec float64 }
-
-// playoutBaseline plays random games from the start of g for about d on one
-// goroutine.
-func playoutBaseline(g *env.Game, d time.Duration) baseline {
-	rng := uint64(0x9E3779B97F4A7C15)
-	var games, moves int
-	start := time.Now()
-	for time.Since(start) < d {
-		for range 64 { // the clock costs more than a move: read it every 64 games
-			s := g.Start()
-			moves += env.Playout(&s, &rng)
-			games++
-		}
-	}
-	secs := time.Since(start).Seconds()
-	return baseline{perSec: float64(games) / secs, movesPerSec: float64(moves) / secs}
 }
 
 // benchMCTS plays MCTS against MCTS until moves moves have been searched.
@@ -297,19 +240,4 @@ func benchAlphaBeta(g *env.Game, depth, tt, positions int, seed uint64, bar *pro
 	r.MsPerSearch = 1000 * r.Seconds / float64(positions)
 	r.NodesPerSec = float64(r.Nodes) / r.Seconds
 	return r
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// flushWithFooter flushes a table and notes the Go version and cores.
-func flushWithFooter(tw *tabwriter.Writer, w io.Writer) error {
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s %s/%s, GOMAXPROCS %d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
-	return err
 }
