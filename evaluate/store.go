@@ -72,6 +72,9 @@ func OpenStore(path string) (*Store, error) {
 		if err := json.Unmarshal([]byte(text), &r); err != nil {
 			return nil, fmt.Errorf("evaluate: store %s:%d: %w", path, line, err)
 		}
+		if err := r.Check(); err != nil {
+			return nil, fmt.Errorf("evaluate: store %s:%d: corrupt game record: %w", path, line, err)
+		}
 		s.put(r)
 	}
 	if err := sc.Err(); err != nil {
