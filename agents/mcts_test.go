@@ -193,19 +193,22 @@ func TestMCTSCustomEvaluatorPUCT(t *testing.T) {
 }
 
 // TestMCTSAllocatesNothingPerSimulation: once the arenas have grown, a
-// search allocates nothing (rollouts aside, whose env history may spill on
-// long quiet runs, the tree search itself is allocation-free).
+// search allocates nothing, with a plain evaluator and with random rollouts.
 func TestMCTSAllocatesNothingPerSimulation(t *testing.T) {
 	g := env.MustGame(env.Urim)
 	s := g.Start()
-	m, err := agents.NewMCTS(agents.MCTSConfig{Sims: 500, C: 1.4, NoReuse: true,
-		NewEvaluator: func(uint64) agents.Evaluator { return marginEvaluator{} }}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Act(&s) // grow the arenas
-	if allocs := testing.AllocsPerRun(10, func() { m.Act(&s) }); allocs > 0 {
-		t.Fatalf("%v allocations per search of 500 simulations, want 0", allocs)
+	for name, eval := range map[string]func(uint64) agents.Evaluator{
+		"margin":   func(uint64) agents.Evaluator { return marginEvaluator{} },
+		"rollouts": nil, // the default: one random rollout per leaf
+	} {
+		m, err := agents.NewMCTS(agents.MCTSConfig{Sims: 500, C: 1.4, NoReuse: true, NewEvaluator: eval}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Act(&s) // grow the arenas
+		if allocs := testing.AllocsPerRun(10, func() { m.Act(&s) }); allocs > 0 {
+			t.Errorf("%s: %v allocations per search of 500 simulations, want 0", name, allocs)
+		}
 	}
 }
 
