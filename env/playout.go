@@ -15,7 +15,7 @@ func Playout(s *State, rng *uint64) int {
 		*rng = x
 		// Multiply-shift maps x onto [0, count) without a division.
 		k := int((x >> 32) * uint64(m.Count()) >> 32)
-		s.Play(m.Nth(k))
+		s.Play(m.nth(k))
 		n++
 	}
 	return n

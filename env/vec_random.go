@@ -23,22 +23,7 @@ func RandomActions(dst []int32, legal []Mask, rng *uint64) {
 		// Multiply-shift maps 16 random bits onto [0, count).
 		k := (r & 0xFFFF) * uint64(bits.OnesCount8(uint8(m))) >> 16
 		r >>= 16
-		// The masks only drop bounds checks: m < 2⁷ and k < 7 already.
-		dst[i] = int32(vecNth[m&(1<<MaxActions-1)][k&7])
+		dst[i] = int32(m.nth(int(k)))
 	}
 	*rng = x
 }
-
-// vecNth[m][k] is the k-th smallest action of mask m (0 past the end).
-var vecNth = func() (t [1 << MaxActions][8]uint8) {
-	for m := range t {
-		k := 0
-		for a := 0; a < MaxActions; a++ {
-			if m>>a&1 == 1 {
-				t[m][k] = uint8(a)
-				k++
-			}
-		}
-	}
-	return t
-}()
