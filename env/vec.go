@@ -28,7 +28,7 @@ type Vec struct {
 	n   int
 	p   int
 	opt VecOptions
-	enc *vecEncoder
+	enc *Encoder
 
 	states     []State
 	legal      []Mask
@@ -67,7 +67,7 @@ func NewVec(g *Game, n int, opt VecOptions) (*Vec, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Vec{g: g, n: n, p: g.p, opt: opt, enc: newVecEncoder(g, opt.Encoding)}
+	v := &Vec{g: g, n: n, p: g.p, opt: opt, enc: NewEncoder(g, opt.Encoding)}
 	d := v.enc.dim
 	v.states = make([]State, n)
 	v.legal = make([]Mask, n)

@@ -157,7 +157,7 @@ func (v *Vec) finish(w *vecWorker, i int, r [2]float32, illegal bool) {
 	w.eps = append(w.eps, e)
 	if v.opt.AutoReset == AutoResetSameStep {
 		d := v.enc.dim
-		v.enc.encode(v.finalObs[i*d:(i+1)*d], s)
+		v.enc.Encode(v.finalObs[i*d:(i+1)*d], s)
 		v.hasFinal[i] = true
 		v.newGame(i)
 		return
@@ -188,7 +188,7 @@ func (v *Vec) newGame(i int) {
 func (v *Vec) observe(i int, m Mask) {
 	s := &v.states[i]
 	d, p := v.enc.dim, v.p
-	v.enc.encode(v.obs[i*d:(i+1)*d], s)
+	v.enc.Encode(v.obs[i*d:(i+1)*d], s)
 	// A loop, not copy: memmove's call costs more than 7 stores.
 	row, src := v.mask[i*p:(i+1)*p], &vecMaskRows[m&(1<<MaxActions-1)]
 	for a := range row {

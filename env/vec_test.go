@@ -16,7 +16,7 @@ import (
 )
 
 // vecRefObs is the observation of s written the slow, obvious way from the
-// public API, as docs/tensors.md describes it: the check on vecEncoder.
+// public API, as docs/tensors.md describes it: the check on Encoder.
 func vecRefObs(s *State, enc Encoding) []float32 {
 	g := s.Game()
 	p, seeds, total := g.PitsPerRow(), float32(g.Rules().SeedsPerPit), float32(g.Total())
@@ -193,14 +193,14 @@ func TestVecEncodingPointOfView(t *testing.T) {
 		t.Fatal(err)
 	}
 	compact := make([]float32, EncodingCompact.Dim(g))
-	newVecEncoder(g, EncodingCompact).encode(compact, &s)
+	NewEncoder(g, EncodingCompact).Encode(compact, &s)
 	want := []float32{6. / 3, 7. / 3, 0, 0, 0, 0, 0, 1. / 3, 2. / 3, 1, 4. / 3, 5. / 3,
 		3. / 36, 5. / 36, 10. / 256, 0, 1}
 	if !vecClose(compact, want) {
 		t.Fatalf("compact = %v\nwant      %v", compact, want)
 	}
 	therm := make([]float32, EncodingThermometer.Dim(g))
-	newVecEncoder(g, EncodingThermometer).encode(therm, &s)
+	NewEncoder(g, EncodingThermometer).Encode(therm, &s)
 	// Own pit 1 holds 7: seven ones, five zeros, no excess.
 	if got := therm[13 : 13+13]; !vecClose(got, []float32{1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}) {
 		t.Fatalf("thermometer own pit 1 = %v", got)
@@ -213,7 +213,7 @@ func TestVecEncodingPointOfView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newVecEncoder(g, EncodingThermometer).encode(therm, &big)
+	NewEncoder(g, EncodingThermometer).Encode(therm, &big)
 	if got := therm[:13]; !vecClose(got, []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2. / 3}) {
 		t.Fatalf("thermometer pit of 14 = %v", got)
 	}
