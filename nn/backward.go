@@ -13,7 +13,7 @@ import "github.com/urim-rl/urim/nn/kernels"
 
 // paramChunk is the number of weight rows of one unit of the weight
 // gradient.
-const paramChunk = 64
+const paramChunk = 128
 
 type backwardJob struct {
 	n     *Net

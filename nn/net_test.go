@@ -54,7 +54,7 @@ func TestPredictShapesAndRowIndependence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			const batch = 130 // three row blocks, the last one partial
+			const batch = 300 // three row blocks, the last one partial
 			obs, _ := testObs(t, env.Urim, enc, batch, 7)
 			p := n.NewPredictor(batch)
 			logits, values := p.Predict(obs, batch)

@@ -182,18 +182,20 @@ func TestOverfitsTinyDataset(t *testing.T) {
 // TestThreadsBitIdentical trains the same network on 1, 2 and 4 threads and
 // demands identical weights, bit for bit.
 func TestThreadsBitIdentical(t *testing.T) {
-	for _, arch := range []Arch{DefaultArch(), {Kind: KindResMLP, Width: 96, Depth: 2, LayerNorm: true}} {
+	// 300 rows make three row blocks, the last one partial; width 160 makes
+	// two blocks of weight rows, the last one partial.
+	for _, arch := range []Arch{DefaultArch(), {Kind: KindResMLP, Width: 160, Depth: 2, LayerNorm: true}} {
 		var ref []float32
 		for _, threads := range []int{1, 2, 4} {
 			n, _ := New(arch, env.Urim, env.EncodingCompact, 4)
-			tr, _ := NewTrainer(n, TrainConfig{Threads: threads, ClipNorm: 1, Optimizer: AdamW{WeightDecay: 1e-4}}, 200)
+			tr, _ := NewTrainer(n, TrainConfig{Threads: threads, ClipNorm: 1, Optimizer: AdamW{WeightDecay: 1e-4}}, 300)
 			for s := uint64(0); s < 3; s++ {
-				tr.Step(testBatch(t, env.Urim, env.EncodingCompact, 200, s))
+				tr.Step(testBatch(t, env.Urim, env.EncodingCompact, 300, s))
 			}
-			p := n.NewPredictor(200)
+			p := n.NewPredictor(300)
 			p.SetThreads(threads)
-			obs, _ := testObs(t, env.Urim, env.EncodingCompact, 200, 5)
-			logits, values := p.Predict(obs, 200)
+			obs, _ := testObs(t, env.Urim, env.EncodingCompact, 300, 5)
+			logits, values := p.Predict(obs, 300)
 			got := append(append(append([]float32(nil), n.flat...), logits...), values...)
 			tr.Close()
 			if ref == nil {
