@@ -53,6 +53,10 @@ type NNRow struct {
 	PositionsPerSec float64 `json:"positions_per_sec"`
 	// MicrosPerStep is 1e6 / StepsPerSec.
 	MicrosPerStep float64 `json:"us_per_step"`
+	// CPUMicrosPerStep is the process's CPU time per call (all threads,
+	// median over the rounds): on a shared machine it shows the work done
+	// better than the wall clock, which also counts time spent waiting.
+	CPUMicrosPerStep float64 `json:"cpu_us_per_step"`
 	// Spread is (max − min) / median over the rounds: the noise.
 	Spread float64 `json:"spread"`
 	// AllocsPerStep is the heap allocations per call, over all rounds.
@@ -98,6 +102,7 @@ type nnCase struct {
 	row   NNRow
 	run   func() // one step or one Predict call
 	rates []float64
+	cpu   []float64
 	calls int64
 	alloc uint64
 }
@@ -177,6 +182,7 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 			runtime.ReadMemStats(&ms)
 			before := ms.Mallocs
 			calls := 0
+			cpu0 := cpuTime()
 			start := time.Now()
 			var el time.Duration
 			for el < o.Round || calls < 2 {
@@ -184,6 +190,7 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 				calls++
 				el = time.Since(start)
 			}
+			c.cpu = append(c.cpu, float64((cpuTime()-cpu0).Microseconds())/float64(calls))
 			runtime.ReadMemStats(&ms)
 			c.alloc += ms.Mallocs - before
 			c.calls += int64(calls)
@@ -196,11 +203,13 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 	rows := make([]NNRow, len(cases))
 	for i, c := range cases {
 		slices.Sort(c.rates)
+		slices.Sort(c.cpu)
 		med := c.rates[len(c.rates)/2]
 		r := c.row
 		r.StepsPerSec = med
 		r.PositionsPerSec = med * float64(r.Batch)
 		r.MicrosPerStep = 1e6 / med
+		r.CPUMicrosPerStep = c.cpu[len(c.cpu)/2]
 		r.Spread = (c.rates[len(c.rates)-1] - c.rates[0]) / med
 		r.AllocsPerStep = float64(c.alloc) / float64(c.calls)
 		rows[i] = r

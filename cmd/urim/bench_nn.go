@@ -123,10 +123,10 @@ func nnBenchInts(flagName, list string) ([]int, error) {
 
 func printNNBench(w io.Writer, rows []bench.NNRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "backend\tkind\tarch\tbatch\tthreads\tsteps/s\tpositions/s\tµs/step\tspread\tallocs/step\t")
+	fmt.Fprintln(tw, "backend\tkind\tarch\tbatch\tthreads\tsteps/s\tpositions/s\tµs/step\tcpu µs/step\tspread\tallocs/step\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.0f%%\t%.2f\t\n", r.Backend, r.Kind, r.Arch, r.Batch, r.Threads,
-			r.StepsPerSec, r.PositionsPerSec, r.MicrosPerStep, 100*r.Spread, r.AllocsPerStep)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.1f\t%.0f%%\t%.2f\t\n", r.Backend, r.Kind, r.Arch, r.Batch, r.Threads,
+			r.StepsPerSec, r.PositionsPerSec, r.MicrosPerStep, r.CPUMicrosPerStep, 100*r.Spread, r.AllocsPerStep)
 	}
 	return flushWithFooter(tw, w)
 }
