@@ -86,6 +86,7 @@ def measure(args):
         for t in threads:
             cases.append(({"kind": "predict", "batch": b, "threads": t}, lambda o=obs: predict(o)))
     rates = [[] for _ in cases]
+    cpus = [[] for _ in cases]
     for row, run in cases:  # warm-up
         torch.set_num_threads(row["threads"])
         for _ in range(3):
@@ -93,7 +94,7 @@ def measure(args):
     for _ in range(args.rounds):
         for i, (row, run) in enumerate(cases):
             torch.set_num_threads(row["threads"])
-            calls, start = 0, time.perf_counter()
+            calls, start, cpu0 = 0, time.perf_counter(), time.process_time()
             while True:
                 run()
                 calls += 1
@@ -101,11 +102,13 @@ def measure(args):
                 if el >= args.round and calls >= 2:
                     break
             rates[i].append(calls / el)
+            cpus[i].append((time.process_time() - cpu0) * 1e6 / calls)
     rows = []
-    for (row, _), r in zip(cases, rates):
+    for (row, _), r, c in zip(cases, rates, cpus):
         med = statistics.median(r)
         rows.append(dict(row, backend="pytorch-" + torch.__version__, arch=f"mlp {args.depth}x{args.width}",
                          steps_per_sec=med, positions_per_sec=med * row["batch"], us_per_step=1e6 / med,
+                         cpu_us_per_step=statistics.median(c),
                          spread=(max(r) - min(r)) / med))
     out = json.dumps(rows, indent=2)
     if args.out:
@@ -116,21 +119,24 @@ def measure(args):
 
 
 def ratios(args):
-    def load(files):
+    def load(files, key):
         by = {}
         for name in files:
             with open(name) as f:
                 for r in json.load(f):
-                    by.setdefault((r["kind"], r["batch"], r["threads"], r["backend"].split("-")[0]), []).append(r["steps_per_sec"])
+                    by.setdefault((r["kind"], r["batch"], r["threads"], r["backend"].split("-")[0]), []).append(r[key])
         return {k: statistics.median(v) for k, v in by.items()}
-    go, torch = load(args.go), load(args.torch)
-    print(f"{'kind':>8} {'batch':>6} {'threads':>7} {'backend':>9} {'Go/s':>10} {'PyTorch/s':>10} {'Go/PyTorch':>10}")
+    go, torch = load(args.go, "steps_per_sec"), load(args.torch, "steps_per_sec")
+    gocpu, torchcpu = load(args.go, "cpu_us_per_step"), load(args.torch, "cpu_us_per_step")
+    print("Go/PyTorch speed ratios (> 1: Go is faster), medians over the runs; wall clock, and CPU time per step")
+    print(f"{'kind':>8} {'batch':>6} {'threads':>7} {'backend':>9} {'Go µs':>10} {'Torch µs':>10} {'wall':>7} "
+          f"{'Go cpu µs':>10} {'Torch cpu':>10} {'cpu':>7}")
     for (kind, b, t, be), g in sorted(go.items()):
         p = torch.get((kind, b, t, "pytorch"))
         if p:
-            unit = "steps" if kind == "train" else "pos"
-            scale = 1 if kind == "train" else b
-            print(f"{kind:>8} {b:>6} {t:>7} {be:>9} {g * scale:>10.0f} {p * scale:>10.0f} {g / p:>9.2f}x   ({unit}/s)")
+            gc, pc = gocpu[(kind, b, t, be)], torchcpu[(kind, b, t, "pytorch")]
+            print(f"{kind:>8} {b:>6} {t:>7} {be:>9} {1e6 / g:>10.1f} {1e6 / p:>10.1f} {g / p:>6.2f}x "
+                  f"{gc:>10.1f} {pc:>10.1f} {pc / gc:>6.2f}x")
 
 
 def main():
