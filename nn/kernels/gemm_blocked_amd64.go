@@ -30,21 +30,6 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	wsPool.Put(ws)
 }
 
-// scaleC sets C = beta*C, clearing it (NaNs included) when beta is 0.
-func scaleC(beta float32, m, n int, c []float32, ldc int) {
-	if beta == 1 {
-		return
-	}
-	for i := 0; i < m; i++ {
-		row := c[i*ldc : i*ldc+n]
-		if beta == 0 {
-			clear(row)
-		} else {
-			Scale(beta, row)
-		}
-	}
-}
-
 // opA returns op(A)[i][p].
 func opA(a []float32, lda int, transA bool, i, p int) float32 {
 	if transA {
