@@ -34,6 +34,17 @@ func benchShapes() []benchShape {
 			)
 		}
 	}
+	// The calls package nn makes: row blocks of 128, heads of 6 logits and one value.
+	s = append(s,
+		benchShape{"NN_128x256x256", false, false, 128, 256, 256},
+		benchShape{"NT_128x256x256", false, true, 128, 256, 256},
+		benchShape{"TN_128x256x1024", true, false, 128, 256, 1024},
+		benchShape{"NN_1x6x256", false, false, 1, 6, 256},
+		benchShape{"NN_128x6x256", false, false, 128, 6, 256},
+		benchShape{"NN_128x1x256", false, false, 128, 1, 256},
+		benchShape{"NT_128x256x6", false, true, 128, 256, 6},
+		benchShape{"TN_128x6x1024", true, false, 128, 6, 1024},
+	)
 	return s
 }
 

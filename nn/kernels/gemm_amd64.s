@@ -378,6 +378,163 @@ gemvN8AVX2done:
 	VZEROUPPER
 	RET
 
+// func gemvNMaskAVX512(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32, n int)
+// Requires: AVX512F
+TEXT ·gemvNMaskAVX512(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ as+16(FP), DX
+	MOVQ b+24(FP), SI
+	MOVQ ldb+32(FP), R9
+	MOVQ c+40(FP), DI
+	MOVQ n+56(FP), R11
+	SHLQ $2, DX
+	SHLQ $2, R9
+	MOVQ CX, R12
+	MOVL $1, R10
+	MOVQ R11, CX
+	SHLL CX, R10
+	DECL R10
+	KMOVW R10, K1
+	MOVQ R12, CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	CMPQ CX, $4
+	JLT gemvNMaskAVX512one
+gemvNMaskAVX512four:
+	VBROADCASTSS (AX), Z8
+	VMOVUPS.Z (SI), K1, Z4
+	VFMADD231PS Z8, Z4, Z0
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Z9
+	VMOVUPS.Z (SI), K1, Z5
+	VFMADD231PS Z9, Z5, Z1
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Z10
+	VMOVUPS.Z (SI), K1, Z6
+	VFMADD231PS Z10, Z6, Z2
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Z11
+	VMOVUPS.Z (SI), K1, Z7
+	VFMADD231PS Z11, Z7, Z3
+	ADDQ DX, AX
+	ADDQ R9, SI
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE gemvNMaskAVX512four
+gemvNMaskAVX512one:
+	TESTQ CX, CX
+	JE gemvNMaskAVX512done
+	VBROADCASTSS (AX), Z8
+	VMOVUPS.Z (SI), K1, Z4
+	VFMADD231PS Z8, Z4, Z0
+	ADDQ DX, AX
+	ADDQ R9, SI
+	DECQ CX
+	JMP gemvNMaskAVX512one
+gemvNMaskAVX512done:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VBROADCASTSS alpha+48(FP), Z8
+	VMOVUPS.Z (DI), K1, Z4
+	VFMADD213PS Z4, Z8, Z0
+	VMOVUPS Z0, K1, (DI)
+	VZEROUPPER
+	RET
+
+// func gemvNMaskAVX2(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32, n int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·gemvNMaskAVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ as+16(FP), DX
+	MOVQ b+24(FP), SI
+	MOVQ ldb+32(FP), R9
+	MOVQ c+40(FP), DI
+	MOVQ n+56(FP), R11
+	SHLQ $2, DX
+	SHLQ $2, R9
+	LEAQ gemvmask<>(SB), R10
+	MOVQ $8, R12
+	SUBQ R11, R12
+	VMOVUPS (R10)(R12*4), Y15
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	CMPQ CX, $4
+	JLT gemvNMaskAVX2one
+gemvNMaskAVX2four:
+	VBROADCASTSS (AX), Y8
+	VMASKMOVPS (SI), Y15, Y4
+	VFMADD231PS Y8, Y4, Y0
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Y9
+	VMASKMOVPS (SI), Y15, Y5
+	VFMADD231PS Y9, Y5, Y1
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Y10
+	VMASKMOVPS (SI), Y15, Y6
+	VFMADD231PS Y10, Y6, Y2
+	ADDQ DX, AX
+	ADDQ R9, SI
+	VBROADCASTSS (AX), Y11
+	VMASKMOVPS (SI), Y15, Y7
+	VFMADD231PS Y11, Y7, Y3
+	ADDQ DX, AX
+	ADDQ R9, SI
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE gemvNMaskAVX2four
+gemvNMaskAVX2one:
+	TESTQ CX, CX
+	JE gemvNMaskAVX2done
+	VBROADCASTSS (AX), Y8
+	VMASKMOVPS (SI), Y15, Y4
+	VFMADD231PS Y8, Y4, Y0
+	ADDQ DX, AX
+	ADDQ R9, SI
+	DECQ CX
+	JMP gemvNMaskAVX2one
+gemvNMaskAVX2done:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VBROADCASTSS alpha+48(FP), Y8
+	VMASKMOVPS (DI), Y15, Y4
+	VFMADD213PS Y4, Y8, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+	VZEROUPPER
+	RET
+
+// gemvmask: eight all-ones lanes, then eight zero lanes; the eight lanes at
+// byte offset 4*(8-n) enable the first n.
+DATA gemvmask<>+0(SB)/4, $0xffffffff
+DATA gemvmask<>+4(SB)/4, $0xffffffff
+DATA gemvmask<>+8(SB)/4, $0xffffffff
+DATA gemvmask<>+12(SB)/4, $0xffffffff
+DATA gemvmask<>+16(SB)/4, $0xffffffff
+DATA gemvmask<>+20(SB)/4, $0xffffffff
+DATA gemvmask<>+24(SB)/4, $0xffffffff
+DATA gemvmask<>+28(SB)/4, $0xffffffff
+DATA gemvmask<>+32(SB)/4, $0x00000000
+DATA gemvmask<>+36(SB)/4, $0x00000000
+DATA gemvmask<>+40(SB)/4, $0x00000000
+DATA gemvmask<>+44(SB)/4, $0x00000000
+DATA gemvmask<>+48(SB)/4, $0x00000000
+DATA gemvmask<>+52(SB)/4, $0x00000000
+DATA gemvmask<>+56(SB)/4, $0x00000000
+DATA gemvmask<>+60(SB)/4, $0x00000000
+GLOBL gemvmask<>(SB), RODATA|NOPTR, $64
+
 // func dotAVX512(n int, x, y *float32) float32
 // Requires: AVX512F
 TEXT ·dotAVX512(SB), NOSPLIT, $0-28

@@ -6,7 +6,7 @@ package kernels
 // NR columns (a 256×32 panel is 32 KiB, so it stays in L1 while the kernel
 // sweeps up to mc rows of op(A) past it).
 const (
-	kcBlock = 256
+	kcBlock = 192
 	mcBlock = 240 // a multiple of both tiles' MR (6 and 8)
 )
 
@@ -57,12 +57,8 @@ func (g *gemmImpl) rowsGemv(transA bool, m, n, k int, alpha float32, a []float32
 		for ; j+g.vec <= n; j += g.vec {
 			g.gemvV(k, ap, as, &b[j], ldb, &crow[j], alpha)
 		}
-		for ; j < n; j++ {
-			var s float32
-			for p := 0; p < k; p++ {
-				s += opA(a, lda, transA, i, p) * b[p*ldb+j]
-			}
-			crow[j] += alpha * s
+		if j < n {
+			g.gemvM(k, ap, as, &b[j], ldb, &crow[j], alpha, n-j)
 		}
 	}
 }
