@@ -11,8 +11,9 @@ const (
 )
 
 // sgemm is Sgemm on the kernels of g: it scales C by beta, then picks the
-// row-at-a-time path for one to three rows, the dot-product path for narrow
-// C, and the blocked, packed path otherwise.
+// row-at-a-time path for one to three rows, the transposed product for narrow
+// C with A transposed, the dot-product path for other narrow C, and the
+// blocked, packed path otherwise.
 func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	scaleC(beta, m, n, c, ldc)
 	if k == 0 || alpha == 0 {
@@ -22,20 +23,14 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	switch {
 	case m < 4 && !transB:
 		g.rowsGemv(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	case transA && n <= g.mr:
+		g.narrowTN(ws, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	case m < 4 || n < g.nr/2:
 		g.rowsDot(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	default:
 		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	}
 	wsPool.Put(ws)
-}
-
-// opA returns op(A)[i][p].
-func opA(a []float32, lda int, transA bool, i, p int) float32 {
-	if transA {
-		return a[p*lda+i]
-	}
-	return a[i*lda+p]
 }
 
 // rowsGemv adds alpha*op(A)[i]*B to each row i of C, keeping blocks of the row
@@ -69,29 +64,58 @@ func (g *gemmImpl) rowsDot(ws *workspace, transA, transB bool, m, n, k int, alph
 	bt, ldbt := b, ldb // rows of op(B)ᵀ
 	if !transB {
 		ws.b = grow(ws.b, n*k)
-		for p := 0; p < k; p++ {
-			for j, v := range b[p*ldb : p*ldb+n] {
-				ws.b[j*k+p] = v
-			}
-		}
+		transpose(ws.b, k, b, ldb, k, n)
 		bt, ldbt = ws.b, k
 	}
+	at, ldat := a, lda // rows of op(A)
 	if transA {
-		ws.row = grow(ws.row, k)
+		ws.a = grow(ws.a, m*k)
+		transpose(ws.a, k, a, lda, k, m)
+		at, ldat = ws.a, k
 	}
 	for i := 0; i < m; i++ {
-		var arow []float32
-		if transA {
-			arow = ws.row
-			for p := range arow {
-				arow[p] = a[p*lda+i]
-			}
-		} else {
-			arow = a[i*lda : i*lda+k]
+		arow := at[i*ldat : i*ldat+k]
+		g.dots(k, &arow[0], &bt[0], ldbt, n, &c[i*ldc], alpha)
+	}
+}
+
+// narrowTN is the path for C of at most MR columns with A transposed (the
+// weight gradient of a narrow layer, Xᵀ·dY): it computes Cᵀ = op(B)ᵀ·op(A)ᵀ
+// with the micro-kernel, whose A operand is op(B)ᵀ packed (at most MR rows)
+// and whose B operand is A read in place (its rows run along C's rows), so A
+// is read once. Each tile of Cᵀ is added transposed to C.
+func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	mr, nr := g.mr, g.nr
+	ws.a = grow(ws.a, k*mr)
+	clear(ws.a)
+	if transB {
+		transpose(ws.a, mr, b, ldb, n, k)
+	} else {
+		for p := 0; p < k; p++ {
+			copy(ws.a[p*mr:p*mr+n], b[p*ldb:p*ldb+n])
 		}
-		crow := c[i*ldc : i*ldc+n]
-		for j := range crow {
-			crow[j] += alpha * g.dot(k, &arow[0], &bt[j*ldbt])
+	}
+	ws.tile = grow(ws.tile, mr*nr)
+	tile := ws.tile
+	for i0 := 0; i0 < m; i0 += nr {
+		w := min(nr, m-i0)
+		bp, bs := &a[i0], lda
+		if w < nr {
+			ws.b = grow(ws.b, k*nr)
+			for p := 0; p < k; p++ {
+				row := ws.b[p*nr : p*nr+nr]
+				copy(row, a[p*lda+i0:p*lda+i0+w])
+				clear(row[w:])
+			}
+			bp, bs = &ws.b[0], nr
+		}
+		clear(tile)
+		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha)
+		for ii := 0; ii < w; ii++ {
+			crow := c[(i0+ii)*ldc : (i0+ii)*ldc+n]
+			for j := range crow {
+				crow[j] += tile[j*nr+ii]
+			}
 		}
 	}
 }
@@ -166,12 +190,7 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, n, nr int) {
 			}
 			continue
 		}
-		for jj := 0; jj < w; jj++ {
-			src := b[(j0+jj)*ldb+p0 : (j0+jj)*ldb+p0+kb]
-			for p, v := range src {
-				pan[p*nr+jj] = v
-			}
-		}
+		transpose(pan, nr, b[j0*ldb+p0:], ldb, w, kb)
 		if w < nr {
 			for p := 0; p < kb; p++ {
 				clear(pan[p*nr+w : p*nr+nr])
@@ -184,9 +203,12 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, n, nr int) {
 // starting at p0 into dst, laid out p by p with mr values each, zero-padded.
 func packEdgeA(dst []float32, transA bool, a []float32, lda, p0, kb, i0, m, mr int) {
 	clear(dst)
-	for ii := 0; ii < m-i0; ii++ {
+	rows := m - i0
+	if transA {
 		for p := 0; p < kb; p++ {
-			dst[p*mr+ii] = opA(a, lda, transA, i0+ii, p0+p)
+			copy(dst[p*mr:p*mr+rows], a[(p0+p)*lda+i0:])
 		}
+		return
 	}
+	transpose(dst, mr, a[i0*lda+p0:], lda, rows, kb)
 }
