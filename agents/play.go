@@ -48,8 +48,7 @@ type MoveEvent struct {
 	// ply count before the move, Action the (legal) action played.
 	Player, Ply, Action int
 	// Search is the mover's report on this decision when the agent is a
-	// [Searcher], nil otherwise. Like Before, it is valid during the call
-	// only: copy what is kept.
+	// [Searcher], nil otherwise. It is the hook's to keep.
 	Search *SearchInfo
 }
 
@@ -70,7 +69,6 @@ func PlayGame(ctx context.Context, start env.State, players [2]Agent, hook func(
 		Reset(a)
 	}
 	s := start
-	var info SearchInfo // reused from move to move: one allocation per game
 	for !s.Terminal() {
 		if err := ctx.Err(); err != nil {
 			return s, err
@@ -87,7 +85,7 @@ func PlayGame(ctx context.Context, start env.State, players [2]Agent, hook func(
 		if hook != nil {
 			ev := MoveEvent{Before: &s, Player: seat, Ply: s.Ply(), Action: a}
 			if sr, ok := players[seat].(Searcher); ok {
-				info = sr.LastSearch()
+				info := sr.LastSearch() // the hook may keep it
 				ev.Search = &info
 			}
 			if err := hook(ev); err != nil {
