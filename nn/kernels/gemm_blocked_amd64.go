@@ -24,7 +24,7 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	if k == 0 || alpha == 0 {
 		return
 	}
-	ws := wsPool.Get().(*workspace)
+	ws := getWorkspace()
 	switch {
 	case m < 4 && !transB:
 		g.rowsGemv(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc)
@@ -35,7 +35,7 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	default:
 		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	}
-	wsPool.Put(ws)
+	putWorkspace(ws)
 }
 
 // rowsGemv adds alpha*op(A)[i]*B to each row i of C, keeping blocks of the row
