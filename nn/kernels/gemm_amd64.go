@@ -45,6 +45,12 @@ func gemm6x16AVX2(k int, a *float32, rs, cs int, b *float32, bs int, c *float32,
 //		c[j] += alpha * s
 //	}
 
+// gemvN256AVX512 is the gemv kernel with W=256 (sixteen ZMM accumulators):
+// it reads each row of the block of B as one contiguous kilobyte.
+//
+//go:noescape
+func gemvN256AVX512(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
+
 // gemvN128AVX512 is the gemv kernel with W=128 (eight ZMM accumulators).
 //
 //go:noescape
@@ -117,7 +123,9 @@ func dotAVX2(n int, x, y *float32) float32
 type gemmImpl struct {
 	mr, nr int // register tile
 	kern   func(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int)
-	wide   int // width of gemvWide
+	wide2  int // width of gemvW2 (0: none)
+	gemvW2 func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
+	wide   int // width of gemvW
 	gemvW  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
 	vec    int // width of gemvV, one vector
 	gemvV  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
@@ -127,6 +135,6 @@ type gemmImpl struct {
 }
 
 var (
-	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, wide: 128, gemvW: gemvN128AVX512, vec: 16, gemvV: gemvN16AVX512, gemvM: gemvNMaskAVX512, dot: dotAVX512, dots: dotsAVX512}
+	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, wide: 128, gemvW: gemvN128AVX512, wide2: 256, gemvW2: gemvN256AVX512, vec: 16, gemvV: gemvN16AVX512, gemvM: gemvNMaskAVX512, dot: dotAVX512, dots: dotsAVX512}
 	avx2Gemm   = &gemmImpl{mr: 6, nr: 16, kern: gemm6x16AVX2, wide: 64, gemvW: gemvN64AVX2, vec: 8, gemvV: gemvN8AVX2, gemvM: gemvNMaskAVX2, dot: dotAVX2, dots: dotsAVX2}
 )

@@ -57,6 +57,11 @@ func (g *gemmImpl) rowsGemv(transA bool, m, n, k int, alpha float32, a []float32
 		}
 		crow := c[i*ldc : i*ldc+n]
 		j := 0
+		if g.gemvW2 != nil {
+			for ; j+g.wide2 <= n; j += g.wide2 {
+				g.gemvW2(k, ap, as, &b[j], ldb, &crow[j], alpha)
+			}
+		}
 		for ; j+g.wide <= n; j += g.wide {
 			g.gemvW(k, ap, as, &b[j], ldb, &crow[j], alpha)
 		}
