@@ -4,9 +4,10 @@ package kernels
 
 // Cache blocking of the driver: a kc×n block of op(B) is packed into panels of
 // NR columns (a 256×32 panel is 32 KiB, so it stays in L1 while the kernel
-// sweeps up to mc rows of op(A) past it).
+// sweeps up to mc rows of op(A) past it; with kc = 256 the layers of 256
+// units take one block, so each tile of C is written once).
 const (
-	kcBlock = 192
+	kcBlock = 256
 	mcBlock = 240 // a multiple of both tiles' MR (6 and 8)
 	// inPlaceMaxM is the most rows of C for which the kernel reads the full
 	// panels of an untransposed B in place: packing costs a pass over B that
