@@ -25,9 +25,9 @@ func TestServeRepeatedAndNonFinite(t *testing.T) {
 		"error go: option sims given twice",
 		"error newgame: want at most one seed=N, *",
 		"error rules: max_plies given twice",
-		`error go: agents: bad spec "mcts:c=NaN,sims=2": c="NaN": want a finite number *`,
-		`error go: agents: bad spec "mcts:c=+Inf,sims=2": c="+Inf": want a finite number *`,
-		`error go: agents: bad spec "mcts:c=-inf,sims=2": c="-inf": want a finite number *`,
+		`error go: agents: bad spec "mcts:c=NaN,sims=2": c="NaN": want a number from 0 to 100`,
+		`error go: agents: bad spec "mcts:c=+Inf,sims=2": c="+Inf": want a number from 0 to 100`,
+		`error go: agents: bad spec "mcts:c=-inf,sims=2": c="-inf": want a number from 0 to 100`,
 		"bestmove *",
 	}
 	checkReplies(t, got, want)

@@ -124,7 +124,7 @@ func (p *Params) Float(key string, def, lo, hi float64) float64 {
 	// !(f >= lo && f <= hi) also refuses NaN, for which every comparison
 	// is false; ±Inf lies outside every finite range.
 	if err != nil || !(f >= lo && f <= hi) || math.IsInf(f, 0) {
-		p.fail(key, v, fmt.Sprintf("a finite number from %g to %g", lo, hi))
+		p.fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
 		return def
 	}
 	return f
