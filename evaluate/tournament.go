@@ -191,7 +191,9 @@ const storeSaveEvery = 30 * time.Second
 // Games found in cfg.Store are reused; the rest are played in parallel and
 // added to it. The games depend only on cfg (seed, agents, rules, openings),
 // never on the number of workers. If ctx is cancelled or a game fails, the
-// games finished so far are still saved to the store.
+// games finished so far are still saved to the store, and the result
+// returned with the error is not summarised: only its Played and Reused
+// counts (how far the run got) are meaningful.
 func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -261,7 +263,7 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return res, err // Played and Reused say how far it got
 	}
 	if err := res.summarize(); err != nil {
 		return res, err

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
@@ -103,6 +104,17 @@ Examples:
 				if err := cfg.Validate(); err != nil {
 					return err
 				}
+				// Outputs are checked before any game is played.
+				if cfg.Output != "" {
+					if err := evaluate.CheckWritableDir(cfg.Output); err != nil {
+						return err
+					}
+				}
+				if cfg.Store != "" {
+					if err := evaluate.CheckWritableDir(filepath.Dir(cfg.Store)); err != nil {
+						return err
+					}
+				}
 				if !m.quiet {
 					cfg.Progress = evaluate.ProgressBar(io.err, "tournament")
 				}
@@ -110,6 +122,10 @@ Examples:
 				defer stop()
 				defer agents.CloseExternalEngines()
 				res, err := evaluate.RunTournament(ctx, cfg)
+				var reportErr error
+				if err != nil && ctx.Err() != nil {
+					return interrupted(io, "urim eval", res, cfg.Store)
+				}
 				if err != nil {
 					return err
 				}
@@ -117,18 +133,28 @@ Examples:
 					fmt.Fprintf(io.err, "urim eval: reused %d stored games, played %d\n", res.Reused, res.Played)
 				}
 				if cfg.Output != "" {
-					paths, err := evaluate.WriteReports(cfg.Output, res)
-					if err != nil {
-						return err
-					}
+					paths, fallback, err := evaluate.SaveReports(cfg.Output, res)
 					for _, p := range paths {
 						fmt.Fprintf(io.err, "urim eval: wrote %s\n", p)
 					}
+					if err != nil && fallback != "" {
+						fmt.Fprintf(io.err, "urim eval: %v\nurim eval: the results are saved in %s instead\n", err, fallback)
+					} else if err != nil {
+						fmt.Fprintf(io.err, "urim eval: %v\n", err)
+					}
+					// The report still goes to standard output, and then
+					// the command fails.
+					reportErr = err
 				}
 				if *asJSON {
-					return evaluate.WriteJSON(io.out, res)
+					err = evaluate.WriteJSON(io.out, res)
+				} else {
+					err = evaluate.WriteMarkdown(io.out, res)
 				}
-				return evaluate.WriteMarkdown(io.out, res)
+				if err == nil && reportErr != nil {
+					return exitCode(1)
+				}
+				return err
 			}
 		},
 	})
