@@ -209,20 +209,25 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	open := &openings{g: g, plies: cfg.OpeningPlies, seed: cfg.Seed}
-	var jobs []job
-	for _, p := range cfg.Pairings() {
-		for i := range cfg.Games {
-			jobs = append(jobs, pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i, cfg.Paired))
-		}
+	pairings := cfg.Pairings()
+	if err := checkSize(cfg.Games, len(pairings)); err != nil {
+		return nil, err
 	}
-	res := &Result{Config: cfg, Games: make([]Record, len(jobs))}
+	// Jobs are made when needed, not all up front.
+	total := len(pairings) * cfg.Games
+	jobAt := func(i int) job {
+		p := pairings[i/cfg.Games]
+		return pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i%cfg.Games, cfg.Paired)
+	}
+	res := &Result{Config: cfg, Games: make([]Record, total)}
 	for _, p := range cfg.Agents {
 		res.Players = append(res.Players, p.Label())
 	}
 	rulesName, maxPlies := g.Name(), g.Rules().MaxPlies
 	var todo []int
-	for i, j := range jobs {
+	for i := range total {
 		if store != nil {
+			j := jobAt(i)
 			if rec, ok := store.Lookup(gameKey(rulesName, maxPlies, j.specs, j.seed, open.get(j.open))); ok {
 				rec.Players, rec.Index = j.names, j.index
 				res.Games[i] = rec
@@ -236,7 +241,7 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	lastSave := time.Now()
 	err = runJobs(ctx, len(todo), cfg.workers(), false,
 		func(ctx context.Context, k int) (Record, error) {
-			j := jobs[todo[k]]
+			j := jobAt(todo[k])
 			rec, err := playSpecs(ctx, g, j.specs, j.seed, open.get(j.open))
 			rec.Players, rec.Index = j.names, j.index
 			return rec, err

@@ -41,6 +41,7 @@ Examples:
   urim eval --config configs/bench-classical.yaml --out results/classical
   urim eval --agents mcts:sims=400,c=1.0,random --gauntlet --store games.jsonl
   urim eval sprt --elo1 20 mcts:sims=800 mcts:sims=400`,
+		sub: func(arg string) bool { return arg == "sprt" },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			m := &matchOptions{}
 			m.bind(fs, true)
@@ -64,6 +65,13 @@ Examples:
 				}
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				if set["games"] {
+					// Paired or not is settled by the config; the
+					// tournament checks the parity itself.
+					if err := (&matchOptions{games: m.games}).checkGames(); err != nil {
+						return err
+					}
+				}
 				var cfg evaluate.Config
 				switch {
 				case *config != "" && *list != "":

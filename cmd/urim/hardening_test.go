@@ -75,3 +75,63 @@ func TestInterruptedMessage(t *testing.T) {
 		t.Errorf("without a store: %s", b.String())
 	}
 }
+
+// TestFlagsAfterArguments: every command takes its flags before, between or
+// after its arguments.
+func TestFlagsAfterArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"rules", "urim7", "--json"},
+		{"match", "random", "--games", "2", "cmdtest-first", "--quiet", "--json"},
+		{"eval", "sprt", "cmdtest-first", "random", "--max-games", "2", "--quiet", "--json"},
+		{"engine", "random", "--seed", "3"},
+	} {
+		code, out, errs := urim(t, "urim 1\nquit\n", args...)
+		if code != 0 && !(args[0] == "eval" && code == 3) || out == "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := urim(t, "", "rules", "--", "--json"); code != 2 || !strings.Contains(errs, `"--json"`) {
+		t.Errorf("after --, a flag is an argument: exit %d, %q", code, errs)
+	}
+}
+
+// TestNonFiniteFlags: NaN and ±Inf pass every range check written as
+// x < lo || x > hi, so they are refused where flags are read.
+func TestNonFiniteFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"eval", "--agents", "random,cmdtest-first", "--anchor-elo", "NaN"},
+		{"eval", "sprt", "--elo1", "+Inf", "random", "cmdtest-first"},
+		{"bench", "mcts", "--c", "-Inf"},
+	} {
+		code, _, errs := urim(t, "", args...)
+		if code != 2 || !strings.Contains(errs, "want a finite number") {
+			t.Errorf("%q: exit %d, %q", args, code, errs)
+		}
+	}
+}
+
+// TestGamesMeaning: --games is a count of at least 1 everywhere; a negative
+// one is not reported as odd; an absurd one is refused before any game is
+// set up.
+func TestGamesMeaning(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "random", "random", "--games", "0"},
+		{"match", "random", "random", "--games", "-1"},
+		{"eval", "--agents", "random,cmdtest-first", "--games", "0"},
+	} {
+		code, _, errs := urim(t, "", args...)
+		if code != 2 || !strings.Contains(errs, "want at least 1 game per pairing") {
+			t.Errorf("%q: exit %d, %q", args, code, errs)
+		}
+	}
+	code, _, errs := urim(t, "", "match", "random", "random", "--games", "100000000")
+	if code != 2 || !strings.Contains(errs, "at most 1000000 games") {
+		t.Errorf("--games 1e8: exit %d, %q", code, errs)
+	}
+	// The library refuses it too, before it allocates the jobs.
+	_, err := evaluate.RunTournament(t.Context(), evaluate.Config{Games: 600_000, Paired: true,
+		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first", "greedy"})})
+	if err == nil || !strings.Contains(err.Error(), "over the limit of 1000000 games") {
+		t.Errorf("3 pairings of 600000 games: %v", err)
+	}
+}

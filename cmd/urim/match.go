@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,10 +44,6 @@ Examples:
 			m.bind(fs, true)
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
 				if len(args) != 2 {
 					return usageErrorf("want two agents, got %d (%q)", len(args), args)
 				}
@@ -73,10 +68,25 @@ type matchOptions struct {
 	seed                               uint64
 }
 
+// checkGames checks --games: one meaning everywhere, a count of at least 1
+// (even when paired), at most evaluate.MaxTournamentGames.
+func (m *matchOptions) checkGames() error {
+	switch {
+	case m.games < 1:
+		return usageErrorf("--games %d: want at least 1 game per pairing", m.games)
+	case m.games > evaluate.MaxTournamentGames:
+		return usageErrorf("--games %d: a tournament plays at most %d games (each is kept in memory for the report); "+
+			"split the run into smaller ones that share a store (urim eval --store)", m.games, evaluate.MaxTournamentGames)
+	case m.paired && m.games%2 != 0:
+		return usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.games)
+	}
+	return nil
+}
+
 // bind binds the flags; --games only when the command plays a fixed number.
 func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 	if games {
-		fs.IntVar(&m.games, "games", 100, "games to play (per pairing)")
+		fs.IntVar(&m.games, "games", 100, "games to play per pairing: at least 1, even when --paired")
 	}
 	fs.StringVar(&m.rules, "rules", "urim", "rules preset")
 	fs.IntVar(&m.maxPlies, "max-plies", 0, "cap every game at this many plies (0: the preset's own)")
@@ -85,33 +95,6 @@ func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of the openings and the agents")
 	fs.IntVar(&m.workers, "workers", 0, "games played at once (0: one per core)")
 	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
-}
-
-// interspersed parses flags that follow positional arguments too, and
-// returns the positional ones.
-func interspersed(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "--":
-			return append(pos, args[1:]...), nil
-		case len(a) > 1 && a[0] == '-':
-			if err := fs.Parse(args); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					fs.SetOutput(out)
-					fs.Usage()
-					return nil, exitCode(0)
-				}
-				return nil, exitCode(2)
-			}
-			args = fs.Args()
-		default:
-			pos = append(pos, a)
-			args = args[1:]
-		}
-	}
-	return pos, nil
 }
 
 // interruptible returns a context cancelled by Ctrl-C, so a long run stops
@@ -171,11 +154,8 @@ type matchSummary struct {
 }
 
 func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
-	if m.paired && m.games%2 != 0 {
-		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.games)
-	}
-	if m.games < 1 {
-		return nil, usageErrorf("--games must be at least 1")
+	if err := m.checkGames(); err != nil {
+		return nil, err
 	}
 	players := evaluate.PlayersFromSpecs([]string{a, b})
 	cfg := evaluate.Config{Rules: m.rules, MaxPlies: m.maxPlies, Agents: players, Games: m.games,

@@ -43,10 +43,6 @@ Examples:
 		gate := fs.Bool("gate", false, "exit with status 3 unless H1 is accepted")
 		asJSON := fs.Bool("json", false, "print JSON instead of text")
 		return func(io *stdio, args []string) error {
-			args, err := interspersed(fs, args, io.out)
-			if err != nil {
-				return err
-			}
 			if len(args) != 2 {
 				return usageErrorf("want a candidate and a baseline agent, got %d (%q)", len(args), args)
 			}
