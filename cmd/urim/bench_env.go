@@ -66,8 +66,15 @@ Examples:
 				if o.autoReset, err = env.ParseAutoReset(*reset); err != nil {
 					return usageErrorf("--autoreset: %v", err)
 				}
-				if o.duration <= 0 && o.steps <= 0 {
-					return usageErrorf("--duration or --steps must be positive")
+				for _, w := range o.workers {
+					if err := checkBenchWorkers("workers", w); err != nil {
+						return err
+					}
+				}
+				if o.steps == 0 {
+					if err := checkBenchDuration("duration", o.duration); err != nil {
+						return err
+					}
 				}
 				if o.steps < 0 || o.opening < 0 {
 					return usageErrorf("--steps and --opening must not be negative")
@@ -75,6 +82,11 @@ Examples:
 				g, err := loadGame(o.rules)
 				if err != nil {
 					return err
+				}
+				for _, n := range o.ns { // before the first run, not after
+					if err := env.CheckVecMemory(g, n, env.VecOptions{Encoding: o.encoding, AutoReset: o.autoReset}); err != nil {
+						return usageErrorf("--n %d: %v", n, err)
+					}
 				}
 				rows, err := runEnvBench(g, o, benchBar(io.err, *quiet, len(o.ns)*len(o.workers), "bench env", "runs"))
 				if err != nil {

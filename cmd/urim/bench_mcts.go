@@ -53,6 +53,12 @@ Examples:
 				if *sims < 1 || *threads < 1 || *moves < 1 || *c < 0 {
 					return usageErrorf("--sims, --threads and --moves must be at least 1, --c at least 0")
 				}
+				if err := checkBenchWorkers("threads", *threads); err != nil {
+					return err
+				}
+				if err := checkBenchDuration("baseline", *baseline); err != nil {
+					return err
+				}
 				games, err := benchGames(*rules)
 				if err != nil {
 					return err
@@ -111,6 +117,9 @@ Examples:
 				}
 				if *depth < 1 || *depth > agents.MaxAlphaBetaDepth || *tt < 0 || *tt > 28 || *positions < 1 {
 					return usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", agents.MaxAlphaBetaDepth)
+				}
+				if err := checkBenchDuration("baseline", *baseline); err != nil {
+					return err
 				}
 				games, err := benchGames(*rules)
 				if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,5 +134,32 @@ func TestGamesMeaning(t *testing.T) {
 		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first", "greedy"})})
 	if err == nil || !strings.Contains(err.Error(), "over the limit of 1000000 games") {
 		t.Errorf("3 pairings of 600000 games: %v", err)
+	}
+}
+
+// TestBenchFlagsCheckedFirst: flags that used to fail after the run (a
+// zero duration gives NaN rates JSON cannot hold), run for minutes (a
+// thousand workers) or die out of memory (10^8 games) are refused up front.
+func TestBenchFlagsCheckedFirst(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "engine", "--duration", "0s", "--json"}, "--duration 0s: want 10ms to 1h0m0s"},
+		{[]string{"bench", "mcts", "--baseline", "0s", "--json"}, "--baseline 0s: want 10ms to"},
+		{[]string{"bench", "alphabeta", "--baseline", "0s"}, "--baseline 0s: want 10ms to"},
+		{[]string{"bench", "env", "--workers", "1000", "--duration", "100ms"}, "--workers 1000: want 1 to"},
+		{[]string{"bench", "env", "--duration", "0s"}, "--duration 0s: want"},
+		{[]string{"bench", "engine", "--threads", "1000"}, "--threads 1000: want 1 to"},
+		{[]string{"bench", "env", "--n", "100000000"}, "--n 100000000: env: NewVec: 100000000 games need"},
+	} {
+		code, out, errs := urim(t, "", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
+		}
+	}
+	var b bytes.Buffer
+	if err := writeJSON(&b, []float64{math.NaN()}); err == nil || !strings.Contains(err.Error(), "too short to measure") {
+		t.Errorf("NaN in JSON: %v", err)
 	}
 }
