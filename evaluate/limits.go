@@ -1,5 +1,7 @@
 package evaluate
 
+import "github.com/urim-rl/urim/internal/config"
+
 // MaxTournamentGames is the most games one tournament plays, over all its
 // pairings: each finished game stays in memory for the report (about a
 // kilobyte with its moves), so this bound keeps a run near 1 GB. A bigger
@@ -10,7 +12,7 @@ const MaxTournamentGames = 1_000_000
 // before any is set up.
 func checkSize(games, pairings int) error {
 	if games > MaxTournamentGames || pairings*games > MaxTournamentGames {
-		return configErr("games", "%d per pairing × %d pairings is over the limit of %d games per tournament "+
+		return config.Errorf("games", "%d per pairing × %d pairings is over the limit of %d games per tournament "+
 			"(each is kept in memory for the report); split the run into smaller ones that share a store",
 			games, pairings, MaxTournamentGames)
 	}

@@ -38,7 +38,7 @@ func TestSaveReportsFallsBack(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	res, err := evaluate.RunTournament(t.Context(), evaluate.Config{Rules: "urim", Games: 2, Seed: 1, Paired: true,
+	res, err := evaluate.RunTournament(t.Context(), evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 2,
 		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first"})})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestInterruptedMessage(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel() // Ctrl-C before the first game ends
 	store := filepath.Join(t.TempDir(), "games.jsonl")
-	res, err := evaluate.RunTournament(ctx, evaluate.Config{Rules: "urim", Games: 2, Seed: 1, Paired: true, Store: store,
+	res, err := evaluate.RunTournament(ctx, evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 2, Store: store,
 		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first"})})
 	if err == nil || res == nil {
 		t.Fatalf("a cancelled run gave %v, %v", res, err)
@@ -130,7 +130,7 @@ func TestGamesMeaning(t *testing.T) {
 		t.Errorf("--games 1e8: exit %d, %q", code, errs)
 	}
 	// The library refuses it too, before it allocates the jobs.
-	_, err := evaluate.RunTournament(t.Context(), evaluate.Config{Games: 600_000, Paired: true,
+	_, err := evaluate.RunTournament(t.Context(), evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 600_000,
 		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first", "greedy"})})
 	if err == nil || !strings.Contains(err.Error(), "over the limit of 1000000 games") {
 		t.Errorf("3 pairings of 600000 games: %v", err)

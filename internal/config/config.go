@@ -100,6 +100,10 @@ func DecodeBytes(data []byte, name string, dst any) error {
 		return err
 	}
 	if err := doc.Decode(dst); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) { // from a type's own UnmarshalYAML
+			return locate(err, name, doc)
+		}
 		return yamlError(err, name, doc)
 	}
 	if v, ok := dst.(Validator); ok {
@@ -442,9 +446,11 @@ func lineKey(n *yaml.Node, line int, prefix string) string {
 // and the line of that key in doc; other errors are returned unchanged.
 func locate(err error, file string, doc *yaml.Node) error {
 	var ce *Error
-	if errors.As(err, &ce) && ce.Line == 0 {
+	if errors.As(err, &ce) {
 		ce.File = file
-		ce.Line = keyLine(doc, ce.Key)
+		if ce.Line == 0 {
+			ce.Line = keyLine(doc, ce.Key)
+		}
 	}
 	return err
 }
