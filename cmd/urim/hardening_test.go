@@ -163,3 +163,33 @@ func TestBenchFlagsCheckedFirst(t *testing.T) {
 		t.Errorf("NaN in JSON: %v", err)
 	}
 }
+
+// TestCustomRulesReplayLine: a game under custom rules (the example file,
+// which has a name: key) prints a replay command that reproduces it; it
+// used to print the base preset's name, and the command failed.
+func TestCustomRulesReplayLine(t *testing.T) {
+	file := filepath.Join("..", "..", "configs", "rules", "urim5.yaml")
+	code, out, errs := urim(t, "", "demo", "--rules", file, "--south", "random", "--north", "greedy")
+	if code != 0 {
+		t.Fatalf("demo: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "urim5 rules") {
+		t.Errorf("the demo does not name the custom rules:\n%.300s", out)
+	}
+	_, line, ok := strings.Cut(out, "Moves: urim ")
+	if !ok {
+		t.Fatalf("no replay line:\n%s", out)
+	}
+	args := strings.Fields(strings.TrimSpace(line))
+	if len(args) < 5 || args[2] != file {
+		t.Fatalf("replay line %q does not name %s", line, file)
+	}
+	code, replay, errs := urim(t, "", args...)
+	if code != 0 || !strings.Contains(replay, `"terminal":true`) {
+		t.Errorf("%q: exit %d: %s\n%.300s", args, code, errs, replay)
+	}
+	code, rules, errs := urim(t, "", "rules", file)
+	if code != 0 || !strings.Contains(rules, "5") {
+		t.Errorf("urim rules %s: exit %d: %s %s", file, code, errs, rules)
+	}
+}

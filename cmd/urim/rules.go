@@ -13,15 +13,18 @@ import (
 func init() {
 	register(&command{
 		name:  "rules",
-		usage: "[--json] [PRESET]",
+		usage: "[--json] [PRESET | RULES.yaml]",
 		short: "list the rule presets, or explain one rule by rule",
 		long: `Without an argument, lists the presets in one line each. With a preset name,
-explains each of its rules. The full rules are in docs/rules.md.
+explains each of its rules; a YAML file of custom rules (docs/rules.md,
+configs/rules/) is explained the same way. The full rules are in
+docs/rules.md.
 
 Examples:
   urim rules
   urim rules oware
-  urim rules --json urim7`,
+  urim rules --json urim7
+  urim rules configs/rules/urim5.yaml`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			asJSON := fs.Bool("json", false, "print the rules as JSON")
 			return func(io *stdio, args []string) error {
@@ -36,6 +39,12 @@ Examples:
 				var list []env.Rules
 				for _, n := range names {
 					r, err := env.PresetRules(n)
+					if err != nil && isRulesFile(n) {
+						var g *env.Game
+						if g, err = loadGame(n); err == nil {
+							r = g.Rules()
+						}
+					}
 					if err != nil {
 						return usageErrorf("%v", err)
 					}

@@ -16,7 +16,7 @@ func rulesFlag(fs *flag.FlagSet) *string {
 // loadGame compiles the rules named by a --rules flag: a preset name, or a
 // path to a YAML file (see docs/rules.md).
 func loadGame(name string) (*env.Game, error) {
-	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+	if isRulesFile(name) {
 		r, err := env.LoadRules(name)
 		if err != nil {
 			return nil, err
@@ -40,4 +40,10 @@ func startPosition(g *env.Game, position string) (env.State, error) {
 		return s, fmt.Errorf("--position: %w", err)
 	}
 	return s, nil
+}
+
+// isRulesFile reports whether a --rules value names a YAML file rather than
+// a preset.
+func isRulesFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
