@@ -67,19 +67,19 @@ type playOptions struct {
 
 // playSession is one game at the terminal.
 type playSession struct {
-	g      *env.Game
-	s      env.State
-	start  string          // --position text, for the replay line
+	g     *env.Game
+	s     env.State
+	start string // --position text, for the replay line
 	// rulesArg is the --rules value the game was loaded from (a preset or
 	// a file), which the replay line repeats.
 	rulesArg string
-	agents [2]agents.Agent // the agent of each side that no person plays
-	human  [2]bool         // which sides people play
-	names  [2]string       // "South (you)", "North (mcts:sims=1000)"
-	in     *bufio.Scanner
-	out    io.Writer
-	moves  []int
-	letter [2]byte // 'a' for South, 'A' for North
+	agents   [2]agents.Agent // the agent of each side that no person plays
+	human    [2]bool         // which sides people play
+	names    [2]string       // "South (you)", "North (mcts:sims=1000)"
+	in       *bufio.Scanner
+	out      io.Writer
+	moves    []int
+	letter   [2]byte // 'a' for South, 'A' for North
 }
 
 func runPlay(io *stdio, o *playOptions) error {
