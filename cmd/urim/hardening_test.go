@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,5 +193,53 @@ func TestCustomRulesReplayLine(t *testing.T) {
 	code, rules, errs := urim(t, "", "rules", file)
 	if code != 0 || !strings.Contains(rules, "5") {
 		t.Errorf("urim rules %s: exit %d: %s %s", file, code, errs, rules)
+	}
+}
+
+// TestReplayReadsGamesCSV: the moves column of games.csv (space-separated)
+// replays as it is, as do comma-separated lists.
+func TestReplayReadsGamesCSV(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, errs := urim(t, "", "eval", "--agents", "random,cmdtest-first", "--games", "2", "--output", out, "--quiet"); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	f, err := os.Open(filepath.Join(out, evaluate.ReportCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("games.csv: %v, %d rows", err, len(rows))
+	}
+	col := slices.Index(rows[0], "moves")
+	moves := rows[1][col]
+	if !strings.Contains(moves, " ") {
+		t.Fatalf("moves column %q is not space-separated: update this test", moves)
+	}
+	code, spaced, errs := urim(t, "", "replay", "--moves", moves)
+	if code != 0 || !strings.Contains(spaced, `"terminal":true`) {
+		t.Fatalf("replay --moves %q: exit %d: %s", moves, code, errs)
+	}
+	_, commas, _ := urim(t, "", "replay", "--moves", strings.ReplaceAll(moves, " ", ","))
+	if commas != spaced {
+		t.Errorf("spaces and commas replay differently")
+	}
+	if _, stdin, _ := urim(t, moves+"\n", "replay"); stdin != spaced {
+		t.Errorf("a games.csv line on standard input replays differently")
+	}
+}
+
+// TestReplayBadInput: --moves ” is an error rather than a silent read of
+// standard input, and a huge bad token is not echoed in full.
+func TestReplayBadInput(t *testing.T) {
+	code, out, errs := urim(t, "0,1\n", "replay", "--moves", "")
+	if code != 2 || out != "" || !strings.Contains(errs, "--moves is empty") {
+		t.Errorf("--moves '': exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	huge := strings.Repeat("x", 10<<20)
+	code, _, errs = urim(t, "", "replay", "--moves", "0,"+huge)
+	if code != 1 || len(errs) > 1000 || !strings.Contains(errs, "(10485760 bytes)") {
+		t.Errorf("10 MB token: exit %d, %d bytes of stderr: %.200q", code, len(errs), errs)
 	}
 }
