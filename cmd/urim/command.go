@@ -58,6 +58,9 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 			return 0
 		}
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(errw, "urim: unknown command %q\n\n", args[0])

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
+	"github.com/urim-rl/urim/env"
 	"math"
 	"os"
 	"path/filepath"
@@ -241,5 +243,23 @@ func TestReplayBadInput(t *testing.T) {
 	code, _, errs = urim(t, "", "replay", "--moves", "0,"+huge)
 	if code != 1 || len(errs) > 1000 || !strings.Contains(errs, "(10485760 bytes)") {
 		t.Errorf("10 MB token: exit %d, %d bytes of stderr: %.200q", code, len(errs), errs)
+	}
+}
+
+// TestVersion: urim version and urim --version give the module version,
+// the commit (or why there is none) and the rules version.
+func TestVersion(t *testing.T) {
+	want := fmt.Sprintf("rules version %d\n", env.RulesVersion)
+	var first string
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, errs := urim(t, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "urim ") || !strings.Contains(out, "\ncommit ") || !strings.Contains(out, want) {
+			t.Errorf("%q: exit %d, %q, %q", args, code, out, errs)
+		}
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Errorf("--version and version differ:\n%s\n%s", first, out)
+		}
 	}
 }
