@@ -263,3 +263,35 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeListsEveryCommand: the README's command list names every
+// command and benchmark (bench alphabeta was missing, though its speed
+// table used it), and tells a newcomer how to get urim on the PATH.
+func TestReadmeListsEveryCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	_, list, _ := strings.Cut(readme, "## The command")
+	list, _, _ = strings.Cut(list, "## ")
+	// A fixed list, not the command table: commands other branches add
+	// bring their own README lines.
+	for _, name := range []string{"rules", "replay", "play", "match", "eval", "engine", "bench", "version"} {
+		if !strings.Contains(list, "urim "+name) {
+			t.Errorf("the command list lacks urim %s", name)
+		}
+	}
+	_, benchLine, _ := strings.Cut(list, "urim bench ")
+	benchLine, _, _ = strings.Cut(benchLine, " ")
+	for _, name := range []string{"engine", "env", "mcts", "alphabeta"} {
+		if !slices.Contains(strings.Split(benchLine, "|"), name) {
+			t.Errorf("the command list's bench line %q lacks %s", benchLine, name)
+		}
+	}
+	for _, want := range []string{"go install ./cmd/urim", "urim --version", "minutes"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("the README lacks %q", want)
+		}
+	}
+}
