@@ -75,6 +75,11 @@ Examples:
 				_ = bar.Exit()
 				fmt.Fprintln(io.err)
 			}
+			if err != nil && ctx.Err() != nil {
+				fmt.Fprintf(io.err, "urim eval sprt: interrupted before a decision; nothing was saved (the test keeps no store). "+
+					"Run the command again to start over.\n")
+				return exitCode(130)
+			}
 			if err != nil {
 				return err
 			}
