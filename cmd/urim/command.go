@@ -87,7 +87,7 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	// Parse reports a bad flag itself; the usage is printed here, once, to
 	// standard output for --help and to standard error otherwise.
 	fs.Usage = func() {}
-	pos, err := parseFlags(fs, args, c.sub)
+	pos, err := parseArgs(fs, args, c.sub)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(std.out)
@@ -114,12 +114,12 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	return 0
 }
 
-// parseFlags parses flags before, between and after the positional
+// parseArgs parses flags before, between and after the positional
 // arguments, which it returns ("--" ends the flags). When sub claims the
 // first positional argument, the rest is left to that subcommand unparsed.
 // A float flag set to NaN or ±Inf is an error: such a value passes every
 // range check written as x < lo || x > hi.
-func parseFlags(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string, error) {
+func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

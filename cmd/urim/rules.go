@@ -39,7 +39,7 @@ Examples:
 				var list []env.Rules
 				for _, n := range names {
 					r, err := env.PresetRules(n)
-					if err != nil && isRulesFile(n) {
+					if err != nil && env.IsRulesFile(n) {
 						var g *env.Game
 						if g, err = loadGame(n); err == nil {
 							r = g.Rules()
