@@ -177,5 +177,6 @@ func printCommands(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(w, "\nRun 'urim <command> --help' for a command's flags and examples.")
+	fmt.Fprintln(w, "\nFlags may come before or after the arguments. Run 'urim <command> --help' for a command's flags and examples;")
+	fmt.Fprintln(w, "'urim --version' prints the version.")
 }
