@@ -20,7 +20,7 @@ func TestServeOverLongLine(t *testing.T) {
 // that are not finite, which pass every range check written as f < lo || f > hi.
 func TestServeRepeatedAndNonFinite(t *testing.T) {
 	got := serve(t, "mcts:sims=2", "go sims=10 sims=20\nnewgame seed=1 seed=2\nrules urim7 max_plies=9 max_plies=10\n"+
-		"go c=NaN\ngo c=+Inf\ngo c=-inf\ngo c=0.5\n")
+		"go c=NaN\ngo c=+Inf\ngo c=-inf\ngo c=0.5\nnewgame seed=18446744073709551615\nnewgame seed=18446744073709551616\n")
 	want := []string{
 		"error go: option sims given twice",
 		"error newgame: want at most one seed=N, *",
@@ -29,6 +29,8 @@ func TestServeRepeatedAndNonFinite(t *testing.T) {
 		`error go: agents: bad spec "mcts:c=+Inf,sims=2": c="+Inf": want a number from 0 to 100`,
 		`error go: agents: bad spec "mcts:c=-inf,sims=2": c="-inf": want a number from 0 to 100`,
 		"bestmove *",
+		"ok", // the largest seed
+		`error newgame: seed "18446744073709551616" is not a whole number from 0 to 18446744073709551615`,
 	}
 	checkReplies(t, got, want)
 }

@@ -162,7 +162,7 @@ func (s *server) newGame(args []string) error {
 		}
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("newgame: seed %q is not a whole number", v)
+			return fmt.Errorf("newgame: seed %q is not a whole number from 0 to 18446744073709551615", v)
 		}
 		s.gameSeed = n
 	}
