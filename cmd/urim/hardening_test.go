@@ -43,7 +43,7 @@ func TestSaveReportsFallsBack(t *testing.T) {
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
 	res, err := evaluate.RunTournament(t.Context(), evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 2,
-		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first"})})
+		Agents: evaluate.PlayersFromSpecs([]string{"random", "greedy"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestInterruptedMessage(t *testing.T) {
 	cancel() // Ctrl-C before the first game ends
 	store := filepath.Join(t.TempDir(), "games.jsonl")
 	res, err := evaluate.RunTournament(ctx, evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 2, Store: store,
-		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first"})})
+		Agents: evaluate.PlayersFromSpecs([]string{"random", "greedy"})})
 	if err == nil || res == nil {
 		t.Fatalf("a cancelled run gave %v, %v", res, err)
 	}
@@ -86,8 +86,8 @@ func TestInterruptedMessage(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	for _, args := range [][]string{
 		{"rules", "urim7", "--json"},
-		{"match", "random", "--games", "2", "cmdtest-first", "--quiet", "--json"},
-		{"eval", "sprt", "cmdtest-first", "random", "--max-games", "2", "--quiet", "--json"},
+		{"match", "random", "--games", "2", "greedy", "--quiet", "--json"},
+		{"eval", "sprt", "greedy", "random", "--max-games", "2", "--quiet", "--json"},
 		{"engine", "random", "--seed", "3"},
 	} {
 		code, out, errs := urim(t, "urim 1\nquit\n", args...)
@@ -104,8 +104,8 @@ func TestFlagsAfterArguments(t *testing.T) {
 // x < lo || x > hi, so they are refused where flags are read.
 func TestNonFiniteFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"eval", "--agents", "random,cmdtest-first", "--anchor-elo", "NaN"},
-		{"eval", "sprt", "--elo1", "+Inf", "random", "cmdtest-first"},
+		{"eval", "--agents", "random,greedy", "--anchor-elo", "NaN"},
+		{"eval", "sprt", "--elo1", "+Inf", "random", "greedy"},
 		{"bench", "mcts", "--c", "-Inf"},
 	} {
 		code, _, errs := urim(t, "", args...)
@@ -122,8 +122,8 @@ func TestGamesMeaning(t *testing.T) {
 	for _, args := range [][]string{
 		{"match", "random", "random", "--games", "0"},
 		{"match", "random", "random", "--games", "-1"},
-		{"eval", "--agents", "random,cmdtest-first", "--games", "0"},
-		{"eval", "sprt", "random", "cmdtest-first", "--max-games", "0"},
+		{"eval", "--agents", "random,greedy", "--games", "0"},
+		{"eval", "sprt", "random", "greedy", "--max-games", "0"},
 	} {
 		code, _, errs := urim(t, "", args...)
 		if code != 2 || !strings.Contains(errs, "want at least 1 game per pairing") && !strings.Contains(errs, "--max-games 0: want 1 to") {
@@ -136,7 +136,7 @@ func TestGamesMeaning(t *testing.T) {
 	}
 	// The library refuses it too, before it allocates the jobs.
 	_, err := evaluate.RunTournament(t.Context(), evaluate.Config{Setup: evaluate.DefaultSetup(), Games: 600_000,
-		Agents: evaluate.PlayersFromSpecs([]string{"random", "cmdtest-first", "greedy"})})
+		Agents: evaluate.PlayersFromSpecs([]string{"random", "greedy", "alphabeta:depth=1"})})
 	if err == nil || !strings.Contains(err.Error(), "over the limit of 1000000 games") {
 		t.Errorf("3 pairings of 600000 games: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestCustomRulesReplayLine(t *testing.T) {
 // replays as it is, as do comma-separated lists.
 func TestReplayReadsGamesCSV(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	if code, _, errs := urim(t, "", "eval", "--agents", "random,cmdtest-first", "--games", "2", "--output", out, "--quiet"); code != 0 {
+	if code, _, errs := urim(t, "", "eval", "--agents", "random,greedy", "--games", "2", "--output", out, "--quiet"); code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)
 	}
 	f, err := os.Open(filepath.Join(out, evaluate.ReportCSV))
