@@ -141,6 +141,8 @@ func interrupted(io *stdio, cmd string, res *evaluate.Result, store string) erro
 	}
 	if store != "" {
 		fmt.Fprintf(io.err, ".\n%s: they are saved in %s; run the same command again to resume (stored games are not replayed).\n", cmd, store)
+	} else if cmd == "urim match" {
+		fmt.Fprintf(io.err, "; nothing was saved.\n%s: it keeps no games; 'urim eval --agents A,B --store FILE' plays the same games and keeps them, so that running it again resumes.\n", cmd)
 	} else {
 		fmt.Fprintf(io.err, "; nothing was saved.\n%s: give --store FILE to keep finished games, so that running the command again resumes.\n", cmd)
 	}
