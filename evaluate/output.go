@@ -40,3 +40,25 @@ func SaveReports(dir string, res *Result) (paths []string, fallback string, err 
 	}
 	return append(paths, more...), filepath.Clean(tmp), err
 }
+
+// rescueStore is called when a store cannot be saved where it belongs: it
+// writes the store to a new file under the system's temporary directory, so
+// that finished games are not lost, and returns saveErr with that file's
+// path (or saveErr alone if that fails too).
+func rescueStore(s *Store, saveErr error) error {
+	f, err := os.CreateTemp("", "urim-store-*.jsonl")
+	if err != nil {
+		return saveErr
+	}
+	name := f.Name()
+	f.Close()
+	orig := s.path
+	s.path = name
+	err = s.Save()
+	s.path = orig
+	if err != nil {
+		os.Remove(name)
+		return saveErr
+	}
+	return fmt.Errorf("%w; the games are saved in %s instead (give it as the store to reuse them)", saveErr, name)
+}

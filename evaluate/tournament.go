@@ -236,7 +236,7 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		})
 	if store != nil {
 		if serr := store.Save(); serr != nil && err == nil {
-			err = serr
+			err = rescueStore(store, serr)
 		}
 	}
 	if err != nil {
