@@ -15,6 +15,19 @@
 // the build tags); the environment variable URIM_KERNELS (see EnvVar) forces
 // another, and Use switches at run time. Backend names the one in use.
 //
+// # How the assembly back-ends run a product
+//
+// Products of four rows or more are blocked: op(B) is packed into panels of
+// NR columns (or read in place when it is not transposed and C has at most
+// 256 rows), op(A) is read in place, and a register-tile micro-kernel adds
+// each MR×NR tile of C (with beta 0 it stores over C without reading it).
+// Products of one to three rows run row by row with kernels that keep up to
+// 256 columns of the row in registers (the batch-1 forward pass). Narrow
+// products (fewer than NR/2 columns) run as dot products, or, when A is
+// transposed (a weight gradient Xᵀ·dY), as the transposed product Cᵀ so that
+// X is read once. Buffers come from a free list: nothing is allocated once
+// warm, and concurrent calls each take their own.
+//
 // The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
 // assembly whenever the back-end is not "generic" and the CPU has AVX2 and FMA.
 //
