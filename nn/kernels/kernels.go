@@ -23,9 +23,9 @@
 // each MR×NR tile of C (with beta 0 it stores over C without reading it).
 // Products of one to three rows run row by row with kernels that keep up to
 // 256 columns of the row in registers (the batch-1 forward pass). Narrow
-// products (fewer than NR/2 columns) run as dot products, or, when A is
-// transposed (a weight gradient Xᵀ·dY), as the transposed product Cᵀ so that
-// X is read once. Buffers come from a free list: nothing is allocated once
+// products (fewer than NR/2 columns) run as dot products, except that with A
+// transposed and at most MR columns (the weight gradient Xᵀ·dY of a small
+// head) the micro-kernel computes Cᵀ, so that X is read once. Buffers come from a free list: nothing is allocated once
 // warm, and concurrent calls each take their own.
 //
 // The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
