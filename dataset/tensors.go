@@ -1,0 +1,255 @@
+package dataset
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"codeberg.org/sbinet/npyio/npy"
+)
+
+// Tensors holds the arrays of one shard, flat and row-major: N rows, Obs of
+// Dim columns, Mask and Policy of Actions columns.
+type Tensors struct {
+	N, Dim, Actions int
+
+	Obs       []float32
+	Mask      []bool
+	Policy    []float32
+	HasPolicy []bool
+	Value     []float32
+	Outcome   []float32
+	Action    []int32
+	Ply       []int32
+	GameID    []int64
+}
+
+// appendGame appends the rows of g.
+func (t *Tensors) appendGame(g *Game) {
+	n := g.Record.Positions
+	t.N += n
+	t.Obs = append(t.Obs, g.Obs...)
+	t.Mask = append(t.Mask, g.Mask...)
+	t.Policy = append(t.Policy, g.Policy...)
+	t.HasPolicy = append(t.HasPolicy, g.HasPolicy...)
+	t.Value = append(t.Value, g.Value...)
+	t.Outcome = append(t.Outcome, g.Outcome...)
+	t.Action = append(t.Action, g.Action...)
+	t.Ply = append(t.Ply, g.Ply...)
+	for range n {
+		t.GameID = append(t.GameID, g.Record.ID)
+	}
+}
+
+// reset empties t, keeping its buffers.
+func (t *Tensors) reset() {
+	*t = Tensors{Dim: t.Dim, Actions: t.Actions,
+		Obs: t.Obs[:0], Mask: t.Mask[:0], Policy: t.Policy[:0], HasPolicy: t.HasPolicy[:0],
+		Value: t.Value[:0], Outcome: t.Outcome[:0], Action: t.Action[:0], Ply: t.Ply[:0], GameID: t.GameID[:0]}
+}
+
+// rows views a flat row-major buffer as rows of width w, so that npyio
+// writes a 2-D shape.
+func rows[T any](flat []T, w int) [][]T {
+	r := make([][]T, len(flat)/w)
+	for i := range r {
+		r[i] = flat[i*w : (i+1)*w : (i+1)*w]
+	}
+	return r
+}
+
+// value returns the array named name as npyio writes it: 2-D arrays as rows.
+func (t *Tensors) value(name string) any {
+	switch name {
+	case ArrObs:
+		return rows(t.Obs, t.Dim)
+	case ArrMask:
+		return rows(t.Mask, t.Actions)
+	case ArrPolicy:
+		return rows(t.Policy, t.Actions)
+	case ArrHasPolicy:
+		return t.HasPolicy
+	case ArrValue:
+		return t.Value
+	case ArrOutcome:
+		return t.Outcome
+	case ArrAction:
+		return t.Action
+	case ArrPly:
+		return t.Ply
+	case ArrGameID:
+		return t.GameID
+	}
+	panic("dataset: unknown array " + name)
+}
+
+// WriteNPZ writes t as a NumPy .npz archive (deflate-compressed), one
+// NAME.npy entry per array in the order of [ArrayNames].
+func (t *Tensors) WriteNPZ(w io.Writer) error {
+	zw := zip.NewWriter(w)
+	for _, a := range arrays(t.Dim, t.Actions) {
+		if a.width > 0 && t.N == 0 {
+			// npyio cannot tell the width of zero rows: write the header by
+			// hand through an empty 2-D array.
+			if err := writeEmpty2D(zw, a); err != nil {
+				return err
+			}
+			continue
+		}
+		ew, err := zw.Create(a.name + ".npy")
+		if err != nil {
+			return fmt.Errorf("dataset: npz entry %s: %w", a.name, err)
+		}
+		bw := bufio.NewWriterSize(ew, 64<<10)
+		if err := npy.Write(bw, t.value(a.name)); err != nil {
+			return fmt.Errorf("dataset: writing %s: %w", a.name, err)
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// writeEmpty2D writes a (0, width) array.
+func writeEmpty2D(zw *zip.Writer, a arraySpec) error {
+	ew, err := zw.Create(a.name + ".npy")
+	if err != nil {
+		return err
+	}
+	hdr := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (0, %d), }", a.dtype, a.width)
+	pad := 64 - (10+len(hdr)+1)%64
+	hdr += string(bytes.Repeat([]byte{' '}, pad%64)) + "\n"
+	buf := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), byte(len(hdr)>>8))
+	_, err = ew.Write(append(buf, hdr...))
+	return err
+}
+
+// maxInflate bounds the ratio of an entry's declared size to its compressed
+// size (deflate cannot do better than about 1032:1), so a crafted archive
+// cannot make the reader allocate much more than the file's size.
+const maxInflate = 1100
+
+// ReadNPZ reads a shard's tensors from the bytes of its .npz file, for
+// observations of width dim and a actions. It demands the exact set of
+// arrays, their dtypes, and one row count for all; a malformed file is an
+// error naming the array and the problem.
+func ReadNPZ(data []byte, dim, a int) (*Tensors, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("not a .npz archive: %w", err)
+	}
+	specs := arrays(dim, a)
+	var want, got []string
+	for _, s := range specs {
+		want = append(want, s.name+".npy")
+	}
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if _, dup := files[f.Name]; dup {
+			return nil, fmt.Errorf("array %s stored twice", f.Name)
+		}
+		files[f.Name] = f
+		got = append(got, f.Name)
+	}
+	slices.Sort(got)
+	sortedWant := slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, sortedWant) {
+		return nil, fmt.Errorf("arrays %v, want exactly %v", got, sortedWant)
+	}
+	t := &Tensors{N: -1, Dim: dim, Actions: a}
+	for _, s := range specs {
+		if err := t.readArray(files[s.name+".npy"], s); err != nil {
+			return nil, fmt.Errorf("array %s: %w", s.name, err)
+		}
+	}
+	return t, nil
+}
+
+func (t *Tensors) readArray(f *zip.File, s arraySpec) error {
+	if f.UncompressedSize64 > f.CompressedSize64*maxInflate+1024 {
+		return fmt.Errorf("declared size %d is implausible for %d compressed bytes", f.UncompressedSize64, f.CompressedSize64)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	rc.Close()
+	if err != nil {
+		return err
+	}
+	br := bytes.NewReader(raw)
+	r, err := npy.NewReader(br)
+	if err != nil {
+		return fmt.Errorf("bad .npy header: %w", err)
+	}
+	h := r.Header.Descr
+	if dt := strings.Trim(h.Type, `'"`); dt != s.dtype {
+		return fmt.Errorf("dtype %s, want %s", dt, s.dtype)
+	}
+	if h.Fortran {
+		return fmt.Errorf("Fortran order, want C order")
+	}
+	wantDims := 1
+	if s.width > 0 {
+		wantDims = 2
+	}
+	if len(h.Shape) != wantDims || (s.width > 0 && h.Shape[1] != s.width) {
+		if s.width > 0 {
+			return fmt.Errorf("shape %v, want (N, %d)", h.Shape, s.width)
+		}
+		return fmt.Errorf("shape %v, want (N,)", h.Shape)
+	}
+	n := h.Shape[0]
+	if t.N >= 0 && n != t.N {
+		return fmt.Errorf("%d rows, the other arrays have %d", n, t.N)
+	}
+	t.N = n
+	width := max(s.width, 1)
+	size := map[string]uint64{"<f4": 4, "|b1": 1, "<i4": 4, "<i8": 8}[s.dtype]
+	if n < 0 || uint64(n)*uint64(width)*size != uint64(br.Len()) {
+		return fmt.Errorf("shape %v wants %d data bytes, the entry holds %d", h.Shape, uint64(max(n, 0))*uint64(width)*size, br.Len())
+	}
+	count := n * width
+	if count == 0 {
+		return nil
+	}
+	switch s.name {
+	case ArrObs:
+		t.Obs = make([]float32, count)
+		err = r.Read(&t.Obs)
+	case ArrMask:
+		t.Mask = make([]bool, count)
+		err = r.Read(&t.Mask)
+	case ArrPolicy:
+		t.Policy = make([]float32, count)
+		err = r.Read(&t.Policy)
+	case ArrHasPolicy:
+		t.HasPolicy = make([]bool, count)
+		err = r.Read(&t.HasPolicy)
+	case ArrValue:
+		t.Value = make([]float32, count)
+		err = r.Read(&t.Value)
+	case ArrOutcome:
+		t.Outcome = make([]float32, count)
+		err = r.Read(&t.Outcome)
+	case ArrAction:
+		t.Action = make([]int32, count)
+		err = r.Read(&t.Action)
+	case ArrPly:
+		t.Ply = make([]int32, count)
+		err = r.Read(&t.Ply)
+	case ArrGameID:
+		t.GameID = make([]int64, count)
+		err = r.Read(&t.GameID)
+	}
+	if err != nil {
+		return fmt.Errorf("reading data: %w", err)
+	}
+	return nil
+}
