@@ -149,62 +149,64 @@ func (d *Dataset) replayGame(sh *Shard, r *Record, row0 int, enc *env.Encoder, o
 		return inRecord(-1, "plies", "stored %d, the record has %d moves", r.Plies, len(r.Moves))
 	}
 	a := d.Manifest.Actions
-	rw := func(s *env.State) [2]float32 { return s.Rewards(d.reward) }
-	// First pass: replay the moves, remembering the mover of each ply, to
-	// score the game before the rows are compared.
+	// Replay the moves, comparing each stored row with its position as it
+	// comes; the outcomes wait for the end of the game.
+	var movers []int
 	s := d.game.Start()
+	row, end := row0, row0+r.Positions
 	for ply, mv := range r.Moves {
 		if s.Terminal() {
 			return inRecord(ply, "moves", "the game ended (%s) before move %d", s.Reason(), ply+1)
+		}
+		if row < end && int(t.Ply[row]) < ply {
+			return inTensors(int(t.Ply[row]), ArrPly, "row %d: the plies of a game's rows must increase", row)
+		}
+		if row < end && int(t.Ply[row]) == ply {
+			if ply < len(r.Opening) {
+				return inTensors(ply, ArrPly, "row %d is in the opening (%d plies), which has no rows", row, len(r.Opening))
+			}
+			if err := compareRow(t, row, &s, mv, r.ID, enc, obs, a, func(field, format string, args ...any) error {
+				return inTensors(ply, field, format, args...)
+			}); err != nil {
+				return err
+			}
+			movers = append(movers, s.ToMove())
+			row++
 		}
 		if err := s.Check(mv); err != nil {
 			return inRecord(ply, "moves", "move %d (action %d) cannot be played: %v", ply+1, mv, err)
 		}
 		s.Play(mv)
 	}
+	if row < end {
+		return inTensors(int(t.Ply[row]), ArrPly, "row %d: ply %d is not a move of the game (%d plies)", row, t.Ply[row], r.Plies)
+	}
 	if !s.Terminal() {
 		return inRecord(len(r.Moves), "moves", "the moves stop before the game ends")
 	}
-	final := s
 	switch {
-	case final.FinalStores() != r.Stores:
-		return inRecord(-1, "stores", "stored %v, replayed %v", r.Stores, final.FinalStores())
-	case final.Winner() != r.Winner:
-		return inRecord(-1, "winner", "stored %d, replayed %d", r.Winner, final.Winner())
-	case final.MatchPoints() != r.MatchPoints:
-		return inRecord(-1, "match_points", "stored %v, replayed %v", r.MatchPoints, final.MatchPoints())
-	case final.Reason().String() != r.Reason:
-		return inRecord(-1, "reason", "stored %s, replayed %s", r.Reason, final.Reason())
+	case s.FinalStores() != r.Stores:
+		return inRecord(-1, "stores", "stored %v, replayed %v", r.Stores, s.FinalStores())
+	case s.Winner() != r.Winner:
+		return inRecord(-1, "winner", "stored %d, replayed %d", r.Winner, s.Winner())
+	case s.MatchPoints() != r.MatchPoints:
+		return inRecord(-1, "match_points", "stored %v, replayed %v", r.MatchPoints, s.MatchPoints())
+	case s.Reason().String() != r.Reason:
+		return inRecord(-1, "reason", "stored %s, replayed %s", r.Reason, s.Reason())
 	}
-	rewards := rw(&final)
-	// Second pass: compare every stored row with its replayed position.
-	s = d.game.Start()
-	row, end := row0, row0+r.Positions
-	for ply, mv := range r.Moves {
-		if row < end && int(t.Ply[row]) == ply {
-			if ply < len(r.Opening) {
-				return inTensors(ply, ArrPly, "row %d is in the opening (%d plies), which has no rows", row, len(r.Opening))
-			}
-			if err := compareRow(t, row, &s, mv, r.ID, rewards, enc, obs, a, func(field, format string, args ...any) error {
-				return inTensors(ply, field, format, args...)
-			}); err != nil {
-				return err
-			}
-			row++
-		} else if row < end && int(t.Ply[row]) < ply {
-			return inTensors(int(t.Ply[row]), ArrPly, "row %d: plies of a game's rows must increase", row)
+	rewards := s.Rewards(d.reward)
+	for j, mover := range movers {
+		i := row0 + j
+		if want := rewards[mover]; math.Float32bits(t.Outcome[i]) != math.Float32bits(want) {
+			return inTensors(int(t.Ply[i]), ArrOutcome, "row %d: stored %g, replayed %g", i, t.Outcome[i], want)
 		}
-		s.Play(mv)
-	}
-	if row < end {
-		return inTensors(int(t.Ply[row]), ArrPly, "row %d: ply %d is not a move of the game (%d plies)", row, t.Ply[row], r.Plies)
 	}
 	return nil
 }
 
 // compareRow checks tensor row i against the replayed position s before move
 // mv.
-func compareRow(t *Tensors, i int, s *env.State, mv int, id int64, rewards [2]float32, enc *env.Encoder, obs []float32, a int, bad func(field, format string, args ...any) error) error {
+func compareRow(t *Tensors, i int, s *env.State, mv int, id int64, enc *env.Encoder, obs []float32, a int, bad func(field, format string, args ...any) error) error {
 	if t.GameID[i] != id {
 		return bad(ArrGameID, "row %d: stored %d", i, t.GameID[i])
 	}
@@ -223,9 +225,6 @@ func compareRow(t *Tensors, i int, s *env.State, mv int, id int64, rewards [2]fl
 	}
 	if int(t.Action[i]) != mv {
 		return bad(ArrAction, "row %d: stored %d, the record's move is %d", i, t.Action[i], mv)
-	}
-	if want := rewards[s.ToMove()]; math.Float32bits(t.Outcome[i]) != math.Float32bits(want) {
-		return bad(ArrOutcome, "row %d: stored %g, replayed %g", i, t.Outcome[i], want)
 	}
 	pol := t.Policy[i*a : (i+1)*a]
 	if !t.HasPolicy[i] {

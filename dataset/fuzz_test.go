@@ -1,0 +1,64 @@
+package dataset
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// seedShard returns the bytes of a small valid shard and its records file.
+func seedShard(t testing.TB) (npzData, recData []byte) {
+	g := env.MustGame(env.Urim)
+	rec := NewRecorder(g, env.EncodingCompact, env.RewardMatchPoints)
+	gm := playRandom(t, rec, g, 1)
+	tn := Tensors{Dim: 17, Actions: 6}
+	tn.appendGame(&gm)
+	var a, b bytes.Buffer
+	if err := tn.WriteNPZ(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRecords(&b, []Record{gm.Record}); err != nil {
+		t.Fatal(err)
+	}
+	return a.Bytes(), b.Bytes()
+}
+
+// FuzzReadNPZ feeds arbitrary bytes to the shard reader: it must return an
+// error or tensors of consistent sizes, never panic or allocate without
+// bound.
+func FuzzReadNPZ(f *testing.F) {
+	npzData, _ := seedShard(f)
+	f.Add(npzData)
+	f.Add(npzData[:len(npzData)/2])
+	f.Add([]byte("PK\x03\x04"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tn, err := ReadNPZ(data, 17, 6)
+		if err != nil {
+			return
+		}
+		n := tn.N
+		if len(tn.Obs) != n*17 || len(tn.Mask) != n*6 || len(tn.Policy) != n*6 || len(tn.HasPolicy) != n ||
+			len(tn.Value) != n || len(tn.Outcome) != n || len(tn.Action) != n || len(tn.Ply) != n || len(tn.GameID) != n {
+			t.Fatalf("inconsistent sizes for %d rows", n)
+		}
+	})
+}
+
+// FuzzReadRecords feeds arbitrary bytes to the records reader.
+func FuzzReadRecords(f *testing.F) {
+	_, recData := seedShard(f)
+	f.Add(recData)
+	f.Add(recData[:len(recData)-3])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = ReadRecords(data)
+	})
+}
+
+// FuzzParseManifest feeds arbitrary bytes to the manifest parser.
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(`{"format":"urim-dataset","schema_version":1,"rules":{"name":"urim","pits_per_row":6,"seeds_per_pit":3,"capacity":17,"trigger":[2,3],"chain":[2,3,4],"grand_slam":"capture","end_on_majority":false,"max_plies":0},"encoding":"compact","obs_dim":17,"actions":6,"outcome":"match_points","shards":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = ParseManifest(data)
+	})
+}
