@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"archive/zip"
+	"compress/flate"
+	"encoding/binary"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -52,25 +54,45 @@ func (t *Tensors) reset() {
 		Value: t.Value[:0], Outcome: t.Outcome[:0], Action: t.Action[:0], Ply: t.Ply[:0], GameID: t.GameID[:0]}
 }
 
-// rows views a flat row-major buffer as rows of width w, so that npyio
-// writes a 2-D shape.
-func rows[T any](flat []T, w int) [][]T {
-	r := make([][]T, len(flat)/w)
-	for i := range r {
-		r[i] = flat[i*w : (i+1)*w : (i+1)*w]
+// WriteNPZ writes t as a NumPy .npz archive (deflate-compressed), one
+// NAME.npy entry per array in the order of [ArrayNames]. Each entry is a
+// version 1.0 .npy file: a header padded to 64 bytes giving dtype and shape,
+// then the little-endian data in C order. (npyio reads them back; its writer
+// discovers the type of every row of a 2-D value, which costs a hundred
+// times more than the data.)
+func (t *Tensors) WriteNPZ(w io.Writer) error {
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, flate.BestSpeed)
+	})
+	for _, a := range arrays(t.Dim, t.Actions) {
+		ew, err := zw.Create(a.name + ".npy")
+		if err != nil {
+			return fmt.Errorf("dataset: npz entry %s: %w", a.name, err)
+		}
+		bw := bufio.NewWriterSize(ew, 64<<10)
+		if _, err := bw.Write(npyHeader(a, t.N)); err != nil {
+			return err
+		}
+		if err := binary.Write(bw, binary.LittleEndian, t.flat(a.name)); err != nil {
+			return fmt.Errorf("dataset: writing %s: %w", a.name, err)
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
 	}
-	return r
+	return zw.Close()
 }
 
-// value returns the array named name as npyio writes it: 2-D arrays as rows.
-func (t *Tensors) value(name string) any {
+// flat returns the array named name as a flat slice.
+func (t *Tensors) flat(name string) any {
 	switch name {
 	case ArrObs:
-		return rows(t.Obs, t.Dim)
+		return t.Obs
 	case ArrMask:
-		return rows(t.Mask, t.Actions)
+		return t.Mask
 	case ArrPolicy:
-		return rows(t.Policy, t.Actions)
+		return t.Policy
 	case ArrHasPolicy:
 		return t.HasPolicy
 	case ArrValue:
@@ -87,46 +109,20 @@ func (t *Tensors) value(name string) any {
 	panic("dataset: unknown array " + name)
 }
 
-// WriteNPZ writes t as a NumPy .npz archive (deflate-compressed), one
-// NAME.npy entry per array in the order of [ArrayNames].
-func (t *Tensors) WriteNPZ(w io.Writer) error {
-	zw := zip.NewWriter(w)
-	for _, a := range arrays(t.Dim, t.Actions) {
-		if a.width > 0 && t.N == 0 {
-			// npyio cannot tell the width of zero rows: write the header by
-			// hand through an empty 2-D array.
-			if err := writeEmpty2D(zw, a); err != nil {
-				return err
-			}
-			continue
-		}
-		ew, err := zw.Create(a.name + ".npy")
-		if err != nil {
-			return fmt.Errorf("dataset: npz entry %s: %w", a.name, err)
-		}
-		bw := bufio.NewWriterSize(ew, 64<<10)
-		if err := npy.Write(bw, t.value(a.name)); err != nil {
-			return fmt.Errorf("dataset: writing %s: %w", a.name, err)
-		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
+// npyHeader returns the .npy 1.0 header of array a with n rows: magic,
+// version, header length, and a Python dict literal padded with spaces so
+// the data starts at a multiple of 64 bytes, as NumPy writes it.
+func npyHeader(a arraySpec, n int) []byte {
+	shape := fmt.Sprintf("(%d,)", n)
+	if a.width > 0 {
+		shape = fmt.Sprintf("(%d, %d)", n, a.width)
 	}
-	return zw.Close()
-}
-
-// writeEmpty2D writes a (0, width) array.
-func writeEmpty2D(zw *zip.Writer, a arraySpec) error {
-	ew, err := zw.Create(a.name + ".npy")
-	if err != nil {
-		return err
-	}
-	hdr := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (0, %d), }", a.dtype, a.width)
-	pad := 64 - (10+len(hdr)+1)%64
-	hdr += string(bytes.Repeat([]byte{' '}, pad%64)) + "\n"
-	buf := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), byte(len(hdr)>>8))
-	_, err = ew.Write(append(buf, hdr...))
-	return err
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", a.dtype, shape)
+	const pre = 10 // magic (6), version (2), header length (2)
+	total := (pre + len(dict) + 1 + 63) / 64 * 64
+	hdr := dict + strings.Repeat(" ", total-pre-len(dict)-1) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), byte(len(hdr)>>8))
+	return append(b, hdr...)
 }
 
 // maxInflate bounds the ratio of an entry's declared size to its compressed
