@@ -2,10 +2,10 @@ package dataset
 
 import (
 	"archive/zip"
-	"compress/flate"
-	"encoding/binary"
 	"bufio"
 	"bytes"
+	"compress/flate"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
