@@ -14,9 +14,11 @@ import (
 
 // resumeConfig is the run every resume test plays, interrupted or not.
 func resumeConfig(dir string) Config {
-	// Shards of about 40 positions: a game is 20 to 100 plies, so most
-	// shards hold one or two games and an interrupt falls between shards.
-	return Config{Agent: "mcts:sims=8", Opponent: "greedy", Games: 14, Out: dir, ShardSize: 40, Seed: 11, Workers: 2, Openings: 2}
+	// Shards of about 150 positions: a game is 20 to 150 plies, so shards
+	// hold one to a few games and an interrupt falls between shards. 30
+	// games: an interrupt after game 5 leaves at most 5 + the window of
+	// games in flight (20 with 1 worker) written.
+	return Config{Agent: "mcts:sims=8", Opponent: "greedy", Games: 30, Out: dir, ShardSize: 150, Seed: 11, Workers: 1, Openings: 2}
 }
 
 // allGames loads every game of the dataset in dir, by id.
@@ -50,11 +52,14 @@ func checkSameAsUninterrupted(t *testing.T, dir string) {
 		t.Fatalf("the resumed dataset does not verify: %v", err)
 	}
 	m, _ := ReadManifest(dir)
-	if !m.Complete || m.Games != 14 {
-		t.Fatalf("resumed dataset: complete %v, %d games; want complete, 14", m.Complete, m.Games)
+	if !m.Complete || m.Games != 30 {
+		t.Fatalf("resumed dataset: complete %v, %d games; want complete, 30", m.Complete, m.Games)
 	}
+	// The reference run uses two workers: the games do not depend on it.
 	ref := filepath.Join(t.TempDir(), "ref")
-	if _, err := SelfPlay(context.Background(), resumeConfig(ref), false, nil); err != nil {
+	refCfg := resumeConfig(ref)
+	refCfg.Workers = 2
+	if _, err := SelfPlay(context.Background(), refCfg, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, want := allGames(t, dir), allGames(t, ref)
@@ -79,7 +84,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Interrupted || res.Manifest.Complete || res.Manifest.Games < 5 || res.Manifest.Games >= 14 {
+	if !res.Interrupted || res.Manifest.Complete || res.Manifest.Games < 5 || res.Manifest.Games >= 30 {
 		t.Fatalf("interrupted run: interrupted %v, complete %v, %d games", res.Interrupted, res.Manifest.Complete, res.Manifest.Games)
 	}
 	// What a kill -9 leaves: a temporary file and a shard written after the
@@ -93,7 +98,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res2.Resumed != res.Manifest.Games || res2.Resumed+res2.Played != 14 || len(res2.Removed) != 2 {
+	if res2.Resumed != res.Manifest.Games || res2.Resumed+res2.Played != 30 || len(res2.Removed) != 2 {
 		t.Fatalf("resumed run: resumed %d, played %d, removed %v", res2.Resumed, res2.Played, res2.Removed)
 	}
 	checkSameAsUninterrupted(t, dir)

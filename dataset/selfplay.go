@@ -101,8 +101,9 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The window bounds the games played ahead of the next one to write.
-	window := make(chan struct{}, 2*workers+8)
+	// The window bounds the games started but not yet written: those
+	// played, waiting for an earlier game, or queued for the writer.
+	window := make(chan struct{}, 4*workers+16)
 	jobs := make(chan int64)
 	results := make(chan finished, workers)
 	go func() {
@@ -133,6 +134,33 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 	}
 	go func() { wg.Wait(); close(results) }()
 
+	// The writer runs in its own goroutine behind a queue, so a slow disk
+	// (fsync) does not stall the games.
+	toWrite := make(chan *finished, cap(window))
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for p := range toWrite {
+			<-window
+			if err != nil {
+				continue
+			}
+			t0 := time.Now()
+			if err = w.Add(&p.game); err != nil {
+				cancel()
+			}
+			res.WriteTime += time.Since(t0)
+			res.AgentTime += p.agentT
+			res.RecordTime += p.recordT
+			res.Played++
+			res.Positions += p.game.Record.Positions
+			if progress != nil {
+				progress(res.Resumed+res.Played, cfg.Games)
+			}
+		}
+		written <- err
+	}()
+
 	pending := map[int64]*finished{}
 	next := first
 	var firstErr error
@@ -145,26 +173,17 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 			continue
 		}
 		pending[f.game.Record.ID] = &f
-		for p, ok := pending[next]; ok && firstErr == nil; p, ok = pending[next] {
+		for p, ok := pending[next]; ok; p, ok = pending[next] {
 			delete(pending, next)
-			res.AgentTime += p.agentT
-			res.RecordTime += p.recordT
-			t0 := time.Now()
-			if err := w.Add(&p.game); err != nil {
-				firstErr = err
-				cancel()
-			}
-			res.WriteTime += time.Since(t0)
-			res.Played++
-			res.Positions += p.game.Record.Positions
+			toWrite <- p
 			next++
-			<-window
-			if progress != nil {
-				progress(int(next), cfg.Games)
-			}
 		}
 	}
-	res.Interrupted = ctx.Err() != nil && firstErr == nil && int(next) < cfg.Games
+	close(toWrite)
+	if err := <-written; err != nil && firstErr == nil {
+		firstErr = err
+	}
+	res.Interrupted = ctx.Err() != nil && firstErr == nil && res.Resumed+res.Played < cfg.Games
 	t0 := time.Now()
 	var err2 error
 	if res.Interrupted || firstErr != nil {
