@@ -52,6 +52,7 @@ go run ./cmd/urim dataset verify --quiet "$data"
 export URIM_DATASET="$data"
 export URIM_METRICS="${URIM_METRICS:-$PWD/notebooks/sample_metrics.csv}"
 export MPLBACKEND=Agg
+export PYDEVD_DISABLE_FILE_VALIDATION=1
 "$PY" - "$work" notebooks/*.ipynb <<'PY'
 import os, sys, time
 import nbformat
