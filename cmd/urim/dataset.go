@@ -6,6 +6,7 @@ import (
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -52,13 +53,13 @@ Examples:
 					}
 					return sum.WriteText(io.out)
 				}
-				var progress func(done, total int)
+				var bar func(done, total int)
 				if !*quiet {
-					progress = evaluate.ProgressBar(io.err, "verify shards")
+					bar = progress.Func(io.err, "verify", "shards")
 				}
 				ctx, stop := interruptible()
 				defer stop()
-				rep, err := dataset.Verify(ctx, dir, progress)
+				rep, err := dataset.Verify(ctx, dir, bar)
 				if err != nil {
 					return err
 				}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/dataset"
-	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -104,14 +104,14 @@ Examples:
 				if cfg.Out == "" {
 					return usageErrorf("give --out DIR (or out: in --config)")
 				}
-				var progress func(done, total int)
+				var bar func(done, total int)
 				if !*quiet {
-					progress = evaluate.ProgressBar(io.err, "selfplay")
+					bar = progress.Func(io.err, "selfplay", "games")
 				}
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()
-				res, err := dataset.SelfPlay(ctx, cfg, *resume, progress)
+				res, err := dataset.SelfPlay(ctx, cfg, *resume, bar)
 				for _, f := range res.Removed {
 					fmt.Fprintf(io.err, "urim selfplay: removed %s, left by an interrupted run\n", f)
 				}

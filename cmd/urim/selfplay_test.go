@@ -9,13 +9,13 @@ import (
 
 func TestSelfPlayInspectVerify(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
-	code, out, errs := urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "cmdtest-first", "--games", "4",
+	code, out, errs := urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "greedy", "--games", "4",
 		"--out", dir, "--shard-size", "50", "--workers", "2", "--quiet")
 	if code != 0 || !strings.Contains(out, "wrote "+dir+": 4 games") || !strings.Contains(out, "positions/s") {
 		t.Fatalf("selfplay: status %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = urim(t, "", "dataset", "inspect", dir)
-	if code != 0 || !strings.Contains(out, "shards, games, positions") || !strings.Contains(out, "cmdtest-first") {
+	if code != 0 || !strings.Contains(out, "shards, games, positions") || !strings.Contains(out, "greedy") {
 		t.Fatalf("inspect: status %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = urim(t, "", "dataset", "verify", "--quiet", dir)
@@ -23,11 +23,11 @@ func TestSelfPlayInspectVerify(t *testing.T) {
 		t.Fatalf("verify: status %d\n%s%s", code, out, errs)
 	}
 	// Again without --resume: refused; with it, nothing left to play.
-	code, _, errs = urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "cmdtest-first", "--games", "4", "--out", dir, "--shard-size", "50", "--quiet")
+	code, _, errs = urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "greedy", "--games", "4", "--out", dir, "--shard-size", "50", "--quiet")
 	if code != 1 || !strings.Contains(errs, "already holds a dataset") {
 		t.Fatalf("second run without --resume: status %d, %s", code, errs)
 	}
-	code, out, errs = urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "cmdtest-first", "--games", "4", "--out", dir, "--shard-size", "50", "--quiet", "--resume")
+	code, out, errs = urim(t, "", "selfplay", "--agent", "mcts:sims=10", "--opponent", "greedy", "--games", "4", "--out", dir, "--shard-size", "50", "--quiet", "--resume")
 	if code != 0 || !strings.Contains(out, "resumed: 4 games") {
 		t.Fatalf("--resume of a complete dataset: status %d\n%s%s", code, out, errs)
 	}
@@ -42,7 +42,7 @@ func TestSelfPlayInspectVerify(t *testing.T) {
 func TestSelfPlayConfig(t *testing.T) {
 	tmp := t.TempDir()
 	cfg := filepath.Join(tmp, "sp.yaml")
-	os.WriteFile(cfg, []byte("agent: cmdtest-first\ngames: 2\nout: "+filepath.Join(tmp, "ds")+"\nopenings: 0\n"), 0o644)
+	os.WriteFile(cfg, []byte("agent: greedy\ngames: 2\nout: "+filepath.Join(tmp, "ds")+"\nopenings: 0\n"), 0o644)
 	code, out, errs := urim(t, "", "selfplay", "--config", cfg, "--games", "3", "--quiet")
 	if code != 0 || !strings.Contains(out, ": 3 games") {
 		t.Fatalf("selfplay --config: status %d\n%s%s", code, out, errs)
