@@ -44,3 +44,34 @@ func BenchmarkWriteNPZ(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriter measures the whole writer: Add (copying the rows), then
+// shards of DefaultShardPositions compressed, written, synced and listed in
+// the manifest, on the test's temporary disk.
+func BenchmarkWriter(b *testing.B) {
+	g := env.MustGame(env.Urim)
+	rec := NewRecorder(g, env.EncodingCompact, env.RewardMatchPoints)
+	var games []Game
+	rows := 0
+	for id := int64(0); rows < 4*DefaultShardPositions; id++ {
+		gm := playRandom(b, rec, g, id)
+		games = append(games, gm)
+		rows += gm.Record.Positions
+	}
+	b.ResetTimer()
+	for range b.N {
+		w, err := Create(b.TempDir(), Options{Rules: env.Urim})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range games {
+			if err := w.Add(&games[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows), "ns/position")
+}

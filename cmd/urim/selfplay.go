@@ -139,6 +139,9 @@ func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
 		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", res.Resumed, res.Played)
 	}
 	perWorker := func(d time.Duration) float64 { return d.Seconds() / float64(max(res.Workers, 1)) }
-	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %d workers; per worker: agents %.2fs, recording %.2fs; writing %.2fs\n",
-		float64(res.Positions)/max(secs, 1e-9), secs, res.Workers, perWorker(res.AgentTime), perWorker(res.RecordTime), res.WriteTime.Seconds())
+	agents := perWorker(res.AgentTime)
+	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %d workers; the agents alone: %.0f positions/s\n",
+		float64(res.Positions)/max(secs, 1e-9), secs, res.Workers, float64(res.Positions)/max(agents, 1e-9))
+	fmt.Fprintf(io.out, "time: agents %.2fs and recording %.2fs per worker; the writer %.2fs (its own goroutine)\n",
+		agents, perWorker(res.RecordTime), res.WriteTime.Seconds())
 }
