@@ -29,9 +29,10 @@ games it would have played. The YAML form (--config FILE) takes the keys
 agent, opponent, games, out, encoding, shard_size, seed, workers, openings,
 rules and reward; flags given beside it override its keys.
 
-A progress bar is drawn on standard error unless --quiet; at the end one line
-gives the positions written per second and how the time divided between the
-agents and the writing.
+A progress bar is drawn on standard error unless --quiet; at the end two lines
+give the positions written per second, the speed the agents alone would reach,
+and how the time divided between the agents, the recording and the writer.
+An interrupted run exits with status 130.
 
 Agents:
 ` + agents.Help() + `
