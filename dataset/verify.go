@@ -52,6 +52,9 @@ func (m *Mismatch) Unwrap() error { return ErrReplay }
 type VerifyReport struct {
 	Shards, Games, Positions int
 	Bytes                    int64
+	// Complete is the manifest's flag: false for a run still under way or
+	// interrupted (what it lists is checked all the same).
+	Complete bool
 }
 
 // Verify checks the dataset in dir: the manifest's schema, every shard's
@@ -71,6 +74,7 @@ func Verify(ctx context.Context, dir string, progress func(done, total int)) (Ve
 		return rep, fmt.Errorf("%w: %v", ErrSchema, err)
 	}
 	m := d.Manifest
+	rep.Complete = m.Complete
 	ids := map[int64]string{}
 	for i, info := range m.Shards {
 		if err := ctx.Err(); err != nil {

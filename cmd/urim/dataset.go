@@ -65,6 +65,9 @@ Examples:
 				}
 				fmt.Fprintf(io.out, "ok: %s: %d shards, %d games, %d positions, %d bytes; checksums, schema and replays agree\n",
 					dir, rep.Shards, rep.Games, rep.Positions, rep.Bytes)
+				if !rep.Complete {
+					fmt.Fprintf(io.out, "note: the dataset is incomplete (a run under way or interrupted: resume it with urim selfplay --resume)\n")
+				}
 				return nil
 			}
 		},
