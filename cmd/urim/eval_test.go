@@ -197,3 +197,13 @@ func TestEvalCustomRulesWithStore(t *testing.T) {
 		t.Errorf("eval sprt --rules FILE: exit %d, %q", code, errs)
 	}
 }
+
+// TestRulesExplainsAFile: urim rules takes a rules file as any --rules does.
+func TestRulesExplainsAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "five.yaml")
+	os.WriteFile(file, []byte("preset: urim\nseeds_per_pit: 5\n"), 0o644)
+	code, out, errs := urim(t, "", "rules", file)
+	if code != 0 || !strings.Contains(out, "Rules "+file) || !strings.Contains(out, "5 seeds in every pit") {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+}
