@@ -2,7 +2,10 @@ package dataset
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
+
+	"codeberg.org/sbinet/npyio/npz"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -61,4 +64,32 @@ func FuzzParseManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = ParseManifest(data)
 	})
+}
+
+// TestNPZReadByNpyio checks that npyio's own .npz reader reads a shard into
+// the same arrays (its dtypes and shapes, and every value).
+func TestNPZReadByNpyio(t *testing.T) {
+	data, _ := seedShard(t)
+	want, err := ReadNPZ(data, 17, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := npz.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obs, policy []float32
+	var mask []bool
+	var ids []int64
+	for name, dst := range map[string]any{"obs.npy": &obs, "policy.npy": &policy, "mask.npy": &mask, "game_id.npy": &ids} {
+		if err := zr.Read(name, dst); err != nil {
+			t.Fatalf("npyio reading %s: %v", name, err)
+		}
+	}
+	if h := zr.Header("obs.npy"); h == nil || len(h.Descr.Shape) != 2 || h.Descr.Shape[0] != want.N || h.Descr.Shape[1] != 17 {
+		t.Fatalf("npyio sees obs with header %+v, want shape (%d, 17)", h, want.N)
+	}
+	if !reflect.DeepEqual(obs, want.Obs) || !reflect.DeepEqual(policy, want.Policy) || !reflect.DeepEqual(mask, want.Mask) || !reflect.DeepEqual(ids, want.GameID) {
+		t.Fatal("npyio reads other values than ReadNPZ")
+	}
 }
