@@ -251,12 +251,16 @@ func (w *Writer) Flush() error {
 func (w *Writer) writeShard() error {
 	k := len(w.m.Shards)
 	tname, gname := shardNames(k)
+	// The records compress while the tensors do.
 	var tb, gb bytes.Buffer
-	if err := w.tensors.WriteNPZ(&tb); err != nil {
+	recErr := make(chan error, 1)
+	go func() { recErr <- WriteRecords(&gb, w.records) }()
+	errT := w.tensors.WriteNPZ(&tb)
+	if err := <-recErr; err != nil {
 		return err
 	}
-	if err := WriteRecords(&gb, w.records); err != nil {
-		return err
+	if errT != nil {
+		return errT
 	}
 	info := ShardInfo{
 		Tensors: tname, Games: gname, NumGames: len(w.records), Positions: w.tensors.N,
