@@ -4,7 +4,8 @@ import "runtime/debug"
 
 // ProgramVersion describes the running program for a manifest: the main
 // module's path and version, the VCS revision and "+dirty" when the build
-// had uncommitted changes (as far as the Go toolchain stamped them).
+// had uncommitted changes (as far as the Go toolchain stamped them), and
+// the Go version.
 func ProgramVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -24,6 +25,8 @@ func ProgramVersion() string {
 	}
 	if rev != "" {
 		v += " " + rev + dirty
+	} else {
+		v += " (commit not recorded: go run, go test or -buildvcs=false)"
 	}
 	return v + " " + bi.GoVersion
 }
