@@ -93,3 +93,24 @@ func TestNPZReadByNpyio(t *testing.T) {
 		t.Fatal("npyio reads other values than ReadNPZ")
 	}
 }
+
+// TestRecorderAllocs checks that recording a move allocates nothing once a
+// game has started (its arrays are sized for a typical game).
+func TestRecorderAllocs(t *testing.T) {
+	g := env.MustGame(env.Urim)
+	rec := NewRecorder(g, env.EncodingThermometer, env.RewardMatchPoints)
+	rec.Start(0, 0, [2]string{"a", "b"}, nil)
+	s := g.Start()
+	sr := &Search{Value: 0.5}
+	sr.Policy[0] = 1
+	allocs := testing.AllocsPerRun(100, func() {
+		rec.Add(&s, s.Legal().Nth(0), sr)
+		rec.game.Record.Moves = rec.game.Record.Moves[:0] // stay at ply 0
+		rec.movers = rec.movers[:0]
+		rec.game.Obs, rec.game.Mask, rec.game.Policy = rec.game.Obs[:0], rec.game.Mask[:0], rec.game.Policy[:0]
+		rec.game.HasPolicy, rec.game.Value, rec.game.Action, rec.game.Ply = rec.game.HasPolicy[:0], rec.game.Value[:0], rec.game.Action[:0], rec.game.Ply[:0]
+	})
+	if allocs != 0 {
+		t.Fatalf("Recorder.Add allocates %.1f times per move", allocs)
+	}
+}

@@ -56,6 +56,10 @@ type Game struct {
 	Ply       []int32
 }
 
+// recordRows is the number of rows a Recorder makes room for at the start
+// of a game: most games of the presets are shorter.
+const recordRows = 192
+
 // Recorder records the positions of one game at a time. It is not safe for
 // concurrent use: a worker keeps one, and a lock-step loop one per game.
 type Recorder struct {
@@ -78,11 +82,17 @@ func NewRecorder(g *env.Game, enc env.Encoding, reward env.RewardKind) *Recorder
 // with specs (by seat) from the opening moves. It drops what the recorder
 // held.
 func (r *Recorder) Start(id int64, seed uint64, specs [2]string, opening []int) {
+	// Fresh arrays (the last game's may still be in a writer's queue),
+	// sized for a typical game so that recording grows them rarely.
+	n, dim, a := recordRows, r.enc.Dim(), r.a
 	r.game = Game{Record: Record{
 		ID: id, Seed: seed, Rules: r.g.Rules(), Agents: specs,
 		Opening: append([]int{}, opening...),
-		Moves:   append(make([]int, 0, len(opening)+64), opening...),
-	}}
+		Moves:   append(make([]int, 0, len(opening)+n), opening...),
+	},
+		Obs: make([]float32, 0, n*dim), Mask: make([]bool, 0, n*a), Policy: make([]float32, 0, n*a),
+		HasPolicy: make([]bool, 0, n), Value: make([]float32, 0, n), Action: make([]int32, 0, n), Ply: make([]int32, 0, n),
+	}
 	r.movers = r.movers[:0]
 	r.started = true
 }
@@ -149,7 +159,7 @@ func (r *Recorder) Finish(final *env.State) *Game {
 	rec.Plies = len(rec.Moves)
 	rec.Positions = len(g.Ply)
 	rw := final.Rewards(r.reward)
-	g.Outcome = g.Outcome[:0]
+	g.Outcome = make([]float32, 0, len(r.movers))
 	for _, m := range r.movers {
 		g.Outcome = append(g.Outcome, rw[m])
 	}
