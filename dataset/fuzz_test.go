@@ -97,6 +97,9 @@ func TestNPZReadByNpyio(t *testing.T) {
 // TestRecorderAllocs checks that recording a move allocates nothing once a
 // game has started (its arrays are sized for a typical game).
 func TestRecorderAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	g := env.MustGame(env.Urim)
 	rec := NewRecorder(g, env.EncodingThermometer, env.RewardMatchPoints)
 	rec.Start(0, 0, [2]string{"a", "b"}, nil)
