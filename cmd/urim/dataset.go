@@ -35,10 +35,6 @@ Examples:
 			asJSON := fs.Bool("json", false, "inspect: print JSON")
 			quiet := fs.Bool("quiet", false, "verify: no progress bar")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
 				if len(args) != 2 || (args[0] != "inspect" && args[0] != "verify") {
 					return usageErrorf("want inspect DIR or verify DIR, got %q", args)
 				}

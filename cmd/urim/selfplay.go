@@ -57,10 +57,7 @@ Examples:
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
+				var err error
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
