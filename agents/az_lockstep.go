@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -125,7 +126,22 @@ type Lockstep struct {
 	slots []lockSlot
 	move  SelfPlayMove
 	after env.State // the position after the move reported to Play's hook
+	stats LockstepStats
 }
+
+// LockstepStats counts the work of a Lockstep since it was made.
+type LockstepStats struct {
+	// Sims counts simulations, Rounds the forward passes, Positions the
+	// positions they evaluated (Positions / Rounds is the mean batch).
+	Sims, Rounds, Positions int64
+	// NetTime is the time spent in the network's forward passes; the rest
+	// of a search's time is the search's own (descents, encoding, priors'
+	// softmax, expansions, backups).
+	NetTime time.Duration
+}
+
+// Stats returns the counts of the searches so far.
+func (l *Lockstep) Stats() LockstepStats { return l.stats }
 
 // lockSlot is a game being played by Play in one tree.
 type lockSlot struct {
@@ -234,14 +250,22 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		active := false
 		for i, t := range l.trees[:len(jobs)] {
 			if l.left[i] > 0 {
-				l.left[i] -= t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				l.left[i] -= n
+				l.stats.Sims += int64(n)
 				active = true
 			}
 		}
 		if !active {
 			break
 		}
-		l.eval.Flush()
+		if rows := l.eval.n; rows > 0 {
+			start := time.Now()
+			l.eval.Flush()
+			l.stats.NetTime += time.Since(start)
+			l.stats.Rounds++
+			l.stats.Positions += int64(rows)
+		}
 		for i, t := range l.trees[:len(jobs)] {
 			if len(t.pend) > 0 {
 				t.scatter(l.eval)
