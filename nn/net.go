@@ -25,10 +25,10 @@ type Param struct {
 type initKind uint8
 
 const (
-	initHe    initKind = iota // normal, std sqrt(2/fan_in): before a ReLU
-	initHead                  // uniform in ±1/sqrt(fan_in): the heads
-	initZero                  // biases
-	initOne                   // layer-norm gains
+	initHe   initKind = iota // normal, std sqrt(2/fan_in): before a ReLU
+	initHead                 // uniform in ±1/sqrt(fan_in): the heads
+	initZero                 // biases
+	initOne                  // layer-norm gains
 )
 
 // paramSpec is a parameter while the graph is being built.
