@@ -2,7 +2,9 @@ package agents
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -319,3 +321,24 @@ func TestRootNoise(t *testing.T) {
 }
 
 var timeZero time.Time
+
+// TestLockstepChecksTheGame: positions of another Game value with the same
+// rules are searched (without allocating); other rules are a caller bug.
+func TestLockstepChecksTheGame(t *testing.T) {
+	g := env.MustGame(env.Urim)
+	l := linearLockstep(t, g, LockstepConfig{Games: 1, Sims: 8}, 1)
+	same := env.MustGame(env.Urim).Start()
+	out := make([]RootSearch, 1)
+	jobs := []LockstepJob{{State: &same, Sims: 8}}
+	l.Search(jobs, out)
+	if allocs := testing.AllocsPerRun(5, func() { l.Search(jobs, out) }); allocs > 0 {
+		t.Errorf("%v allocations per search of a position of an equal game", allocs)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "trained for the rules urim") {
+			t.Fatalf("searching an oware position: %v, want a panic naming the rules", r)
+		}
+	}()
+	other := env.MustGame(env.Oware).Start()
+	l.Search([]LockstepJob{{State: &other, Sims: 8}}, out)
+}

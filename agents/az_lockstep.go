@@ -117,6 +117,7 @@ func (c *LockstepConfig) temperature(ply int) float64 {
 type Lockstep struct {
 	cfg   LockstepConfig
 	game  *env.Game
+	games gameCheck
 	trees []*tree
 	eval  *NetEvaluator
 	rng   *rand.Rand
@@ -197,6 +198,7 @@ func newLockstep(pred predictor, g *env.Game, enc env.Encoding, actions int, cfg
 		left:  make([]int, cfg.Games),
 		noise: make([]bool, cfg.Games),
 		slots: make([]lockSlot, cfg.Games),
+		games: gameCheck{net: g, what: "the lock-step search's network"},
 	}
 	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves,
 		NewEvaluator: func(uint64) Evaluator { return l.eval }}
@@ -233,8 +235,11 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		if j.State == nil {
 			continue
 		}
-		if j.State.Terminal() || j.State.Game() != l.game && !sameRules(j.State.Game().Rules(), l.game.Rules()) {
-			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished or not of the network's game %s", j.State, l.game.Name()))
+		if j.State.Terminal() {
+			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished", j.State))
+		}
+		if err := l.games.check(j.State); err != nil {
+			panic("agents: Lockstep.Search: " + err.Error())
 		}
 		t := l.trees[i]
 		if l.cfg.NoReuse {

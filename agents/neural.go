@@ -98,7 +98,7 @@ type Neural struct {
 func NewNeural(net *nn.Net, ckpt string, temp float64, seed uint64) *Neural {
 	n := &Neural{
 		eval:  NewNetEvaluator(net, 1),
-		games: gameCheck{net: netGame(net), ckpt: ckpt},
+		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
 		temp:  float32(temp),
 		rng:   newXorshift(seed),
 		desc:  fmt.Sprintf("neural:ckpt=%s,temp=%g", ckpt, temp),
