@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -13,10 +12,13 @@ import (
 // Record is one finished game. Seats are indexed by player: 0 is South, who
 // moves first, 1 is North.
 type Record struct {
-	// Rules names the rules preset; MaxPlies is the ply cap it was played
-	// with (0: none).
+	// Rules names the rules (a preset, or custom rules by their name or
+	// file); MaxPlies is the ply cap it was played with (0: none).
 	Rules    string `json:"rules"`
 	MaxPlies int    `json:"max_plies,omitempty"`
+	// CustomRules holds the whole rules when they are not a preset, so the
+	// record can be checked and reused without the file they came from.
+	CustomRules *env.Rules `json:"custom_rules,omitempty"`
 	// Players are the names of the two players by seat, Specs their agent
 	// specs (in canonical form).
 	Players [2]string `json:"players"`
@@ -75,16 +77,17 @@ func (r *Record) Seat(name string) int {
 }
 
 // ErrAgent is wrapped by every error that an agent caused during a game: an
-// error from Act, or an illegal action.
-var ErrAgent = errors.New("evaluate: agent failed")
+// error from Act, or an illegal action. It is [agents.ErrAgent].
+var ErrAgent = agents.ErrAgent
 
 // Play plays one game of g between players[0] (South) and players[1] (North),
 // starting with the opening moves, and returns its record with Opening,
-// Moves, Stores, MatchPoints, Reason and Plies filled in. Each agent sees a
-// copy of the position. An agent error or an illegal action stops the game
-// with an error wrapping [ErrAgent]; ctx is checked before every move.
+// Moves, Stores, MatchPoints, Reason and Plies filled in. The moves after the
+// opening are played by [agents.PlayGame]: each agent sees a copy of the
+// position, an agent error or an illegal action stops the game with an error
+// wrapping [ErrAgent], and ctx is checked before every move.
 func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
-	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, Opening: append([]int{}, opening...)}
+	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: customRules(g), Opening: append([]int{}, opening...)}
 	s := g.Start()
 	for i, a := range opening {
 		next, err := s.Apply(a)
@@ -94,21 +97,12 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 		s = next
 	}
 	rec.Moves = append(make([]int, 0, len(opening)+64), opening...)
-	for !s.Terminal() {
-		if err := ctx.Err(); err != nil {
-			return rec, err
-		}
-		seat := s.ToMove()
-		view := s
-		a, err := players[seat].Act(&view)
-		if err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d: %w", ErrAgent, seat, s.Ply(), err)
-		}
-		if err := s.Check(a); err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d (%s): %w", ErrAgent, seat, s.Ply(), s, err)
-		}
-		s.Play(a)
-		rec.Moves = append(rec.Moves, a)
+	s, err := agents.PlayGame(ctx, s, players, func(ev agents.MoveEvent) error {
+		rec.Moves = append(rec.Moves, ev.Action)
+		return nil
+	})
+	if err != nil {
+		return rec, err
 	}
 	rec.Stores = s.FinalStores()
 	rec.MatchPoints = s.MatchPoints()
@@ -146,9 +140,9 @@ func RandomOpening(g *env.Game, plies int, seed uint64) []int {
 // every pairing, so all agents face the same openings.
 func openingSeed(seed uint64, k int) uint64 { return derive(seed, 0x6f70656e, uint64(k)) }
 
-// playSpecs builds the two agents of a game from their specs and the game
+// playJob builds the two agents of a game from their players and the game
 // seed, plays the game, and closes the agents.
-func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, opening []int) (rec Record, err error) {
+func playJob(ctx context.Context, g *env.Game, j job, opening []int) (rec Record, err error) {
 	var players [2]agents.Agent
 	defer func() {
 		for _, a := range players {
@@ -159,19 +153,19 @@ func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, o
 			}
 		}
 	}()
-	for seat, spec := range specs {
-		a, err := agents.New(spec, agentSeed(seed, seat))
+	for seat, p := range j.players {
+		a, err := p.build(agentSeed(j.seed, seat))
 		if err != nil {
-			return rec, err
+			return rec, fmt.Errorf("%s: %w", p.Label(), err)
 		}
-		agents.Reset(a)
 		players[seat] = a
 	}
 	rec, err = Play(ctx, g, players, opening)
+	rec.Players, rec.Index = j.names, j.index
 	if err != nil {
-		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", specs[0], specs[1], seed, err)
+		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", j.names[0], j.names[1], j.seed, err)
 	}
-	rec.Specs = specs
-	rec.Seed = seed
+	rec.Specs = j.specs
+	rec.Seed = j.seed
 	return rec, nil
 }
