@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/urim-rl/urim/env"
@@ -32,6 +33,13 @@ func (p *Params) ckpt() string {
 	path := p.String("ckpt", "")
 	if path == "" {
 		p.fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
+	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		// Checked here, before Done, so that Validate catches it too.
+		why := "is a directory"
+		if err != nil {
+			why = err.Error()
+		}
+		p.fail("ckpt", path, "a network checkpoint file ("+why+")")
 	}
 	return path
 }
