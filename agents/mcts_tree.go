@@ -30,28 +30,28 @@ type tree struct {
 	// cur is the position of the running simulation. It lives here rather
 	// than on the stack because the evaluator, an interface, receives a
 	// pointer to it, which would move a local to the heap every time.
-	cur      env.State
-	path     []int32
-	prior    [env.MaxActions]float32
-	eval     Evaluator
-	rng      xorshift
-	c        float32
-	puct     bool
-	kind     env.RewardKind
-	batch    int       // leaves per round of a batched search; 0 or 1: one at a time
-	pend     []pending // leaves of the running round (mcts_batch.go)
-	pendPath []int32   // their paths, end to end
+	cur   env.State
+	path  []int32
+	prior [env.MaxActions]float32
+	eval  Evaluator
+	rng   xorshift
+	c     float32
+	puct  bool
+	kind  env.RewardKind
+
+	batched // the rounds of a batched search (mcts_batch.go)
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
 	return &tree{
-		path:  make([]int32, 0, 128),
-		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
-		rng:   newXorshift(splitSeed(seed, 2)),
-		c:     float32(cfg.C),
-		puct:  cfg.PUCT,
-		kind:  cfg.Reward,
-		batch: cfg.Batch,
+		path: make([]int32, 0, 128),
+		eval: cfg.NewEvaluator(splitSeed(seed, 1)),
+		rng:  newXorshift(splitSeed(seed, 2)),
+		c:    float32(cfg.C),
+		puct: cfg.PUCT,
+		kind: cfg.Reward,
+
+		batched: batched{batch: cfg.Batch},
 	}
 }
 
