@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"slices"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -167,8 +168,10 @@ func (t *tree) expand(idx int32, legal env.Mask) {
 		acts[i], acts[j] = acts[j], acts[i]
 	}
 	first := int32(len(t.nodes))
-	for _, a := range acts[:n] {
-		t.nodes = append(t.nodes, node{action: a, prior: t.prior[a]})
+	t.nodes = slices.Grow(t.nodes, n)[:int(first)+n] // one capacity check, not one per child
+	kids := t.nodes[first:]
+	for i, a := range acts[:n] {
+		kids[i] = node{action: a, prior: t.prior[a]}
 	}
 	t.nodes[idx].first = first
 	t.nodes[idx].kids = int8(n)
