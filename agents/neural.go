@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
@@ -58,12 +60,46 @@ func (p *Params) seed(def uint64) uint64 {
 	return s
 }
 
-// loadAgentNet reads the network of a checkpoint for an agent.
+// netCache keeps the networks loaded by agent specs, so that a tournament
+// building an agent per game reads each checkpoint once. A network is read
+// only (each agent makes its own predictors), so agents share it. An entry
+// is used only while the file keeps its size and modification time; the
+// cache holds the last few files.
+var netCache struct {
+	sync.Mutex
+	entries []netEntry
+}
+
+type netEntry struct {
+	path  string
+	size  int64
+	mtime time.Time
+	net   *nn.Net
+}
+
+// netCacheSize is the number of checkpoints netCache keeps.
+const netCacheSize = 8
+
+// loadAgentNet reads the network of a checkpoint for an agent, or takes it
+// from netCache.
 func loadAgentNet(path string) (*nn.Net, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("agents: loading the network: %w", err)
+	}
+	netCache.Lock()
+	defer netCache.Unlock()
+	for _, e := range netCache.entries {
+		if e.path == path && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
+			return e.net, nil
+		}
+	}
 	net, err := nn.LoadNet(path)
 	if err != nil {
 		return nil, fmt.Errorf("agents: loading the network: %w", err)
 	}
+	e := netEntry{path: path, size: fi.Size(), mtime: fi.ModTime(), net: net}
+	netCache.entries = append([]netEntry{e}, netCache.entries[:min(len(netCache.entries), netCacheSize-1)]...)
 	return net, nil
 }
 
