@@ -13,8 +13,8 @@ import (
 	"github.com/urim-rl/urim/nn/kernels"
 )
 
-// AZConfig sets the lock-step AlphaZero self-play benchmark ([AZ]).
-type AZConfig struct {
+// AZOptions sets the lock-step AlphaZero self-play benchmark ([AZ]).
+type AZOptions struct {
 	// Net is the network; nil means an untrained network of nn.DefaultArch
 	// for Rules on the compact encoding, made from Seed.
 	Net *nn.Net
@@ -68,36 +68,36 @@ var errAZDone = errors.New("bench: enough moves")
 // AZ plays self-play games in lock-step (root noise, temperature 1 for the
 // first 30 plies, finished games replaced by new ones) and measures
 // simulations per second and the share of the time spent in the network.
-func AZ(cfg AZConfig) (AZResult, error) {
-	if cfg.Games < 1 || cfg.Sims < 0 || cfg.Leaves < 0 || cfg.Moves < 0 || cfg.Threads < 0 {
+func AZ(o AZOptions) (AZResult, error) {
+	if o.Games < 1 || o.Sims < 0 || o.Leaves < 0 || o.Moves < 0 || o.Threads < 0 {
 		return AZResult{}, fmt.Errorf("bench: az: games %d, sims %d, leaves %d, moves %d, threads %d: want games ≥ 1 and the rest ≥ 0",
-			cfg.Games, cfg.Sims, cfg.Leaves, cfg.Moves, cfg.Threads)
+			o.Games, o.Sims, o.Leaves, o.Moves, o.Threads)
 	}
-	cfg.Sims = azDefault(cfg.Sims, 64)
-	cfg.Leaves = azDefault(cfg.Leaves, 1)
-	cfg.Moves = azDefault(cfg.Moves, 4)
-	cfg.Threads = azDefault(cfg.Threads, 1)
-	net := cfg.Net
+	o.Sims = azDefault(o.Sims, 64)
+	o.Leaves = azDefault(o.Leaves, 1)
+	o.Moves = azDefault(o.Moves, 4)
+	o.Threads = azDefault(o.Threads, 1)
+	net := o.Net
 	if net == nil {
-		rules := cfg.Rules
+		rules := o.Rules
 		if rules.PitsPerRow == 0 {
 			rules = env.Urim
 		}
 		var err error
-		if net, err = nn.New(nn.DefaultArch(), rules, env.EncodingCompact, cfg.Seed); err != nil {
+		if net, err = nn.New(nn.DefaultArch(), rules, env.EncodingCompact, o.Seed); err != nil {
 			return AZResult{}, err
 		}
 	}
-	l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: cfg.Games, Sims: cfg.Sims, Leaves: cfg.Leaves,
-		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}, cfg.Threads, cfg.Seed)
+	l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: o.Games, Sims: o.Sims, Leaves: o.Leaves,
+		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
-	r := AZResult{Rules: net.Rules().Name, Arch: net.Arch().String(), Games: cfg.Games, Sims: cfg.Sims,
-		Leaves: cfg.Leaves, Threads: cfg.Threads, Backend: kernels.Backend()}
+	r := AZResult{Rules: net.Rules().Name, Arch: net.Arch().String(), Games: o.Games, Sims: o.Sims,
+		Leaves: o.Leaves, Threads: o.Threads, Backend: kernels.Backend()}
 	// The first round of moves warms up; the measured part starts after it.
-	warm := int64(cfg.Games)
-	total := warm + int64(cfg.Games*cfg.Moves)
+	warm := int64(o.Games)
+	total := warm + int64(o.Games*o.Moves)
 	var moves int64
 	var start time.Time
 	var before, after runtime.MemStats
@@ -110,8 +110,8 @@ func AZ(cfg AZConfig) (AZResult, error) {
 			runtime.ReadMemStats(&before)
 			s0 = l.Stats()
 			start = time.Now()
-		case moves > warm && (moves-warm)%int64(cfg.Games) == 0 && cfg.Progress != nil:
-			cfg.Progress(int((moves-warm)/int64(cfg.Games)), cfg.Moves)
+		case moves > warm && (moves-warm)%int64(o.Games) == 0 && o.Progress != nil:
+			o.Progress(int((moves-warm)/int64(o.Games)), o.Moves)
 		}
 		if moves == total {
 			return errAZDone

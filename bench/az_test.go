@@ -15,7 +15,7 @@ func TestAZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	rounds := 0
-	r, err := AZ(AZConfig{Net: net, Games: 8, Sims: 16, Leaves: 2, Moves: 2, Progress: func(done, total int) {
+	r, err := AZ(AZOptions{Net: net, Games: 8, Sims: 16, Leaves: 2, Moves: 2, Progress: func(done, total int) {
 		rounds++
 		if done != rounds || total != 2 {
 			t.Errorf("progress %d of %d after %d rounds", done, total, rounds)
@@ -30,7 +30,7 @@ func TestAZ(t *testing.T) {
 	if r.NetShare <= 0 || r.NetShare >= 1 || r.MeanBatch <= 1 || r.MeanBatch > 16 || r.SimsPerSec <= 0 {
 		t.Fatalf("report %+v: want a share of time in (0, 1), batches of 2 to 16", r)
 	}
-	if _, err := AZ(AZConfig{Games: 0}); err == nil {
+	if _, err := AZ(AZOptions{Games: 0}); err == nil {
 		t.Fatal("no error for 0 games")
 	}
 }
@@ -39,7 +39,7 @@ func TestAZ(t *testing.T) {
 // network; one op is one move of every game.
 func BenchmarkAZ(b *testing.B) {
 	for b.Loop() {
-		r, err := AZ(AZConfig{Games: 256, Sims: 64, Moves: 1})
+		r, err := AZ(AZOptions{Games: 256, Sims: 64, Moves: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -52,7 +52,7 @@ Examples:
 				if err != nil {
 					return err
 				}
-				cfg := bench.AZConfig{Sims: *sims, Leaves: *leaves, Moves: *moves, Threads: *threads, Seed: *seed}
+				cfg := bench.AZOptions{Sims: *sims, Leaves: *leaves, Moves: *moves, Threads: *threads, Seed: *seed}
 				if *ckpt != "" {
 					if cfg.Net, err = nn.LoadNet(*ckpt); err != nil {
 						return err
@@ -67,10 +67,8 @@ Examples:
 				var rows []bench.AZResult
 				for _, n := range counts {
 					cfg.Games = n
-					bar := benchBar(io.err, *quiet, *moves, fmt.Sprintf("az %d games", n), "rounds")
-					cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
+					cfg.Progress = barProgress(benchBar(io.err, *quiet, *moves, fmt.Sprintf("az %d games", n), "rounds"))
 					r, err := bench.AZ(cfg)
-					_ = bar.Finish()
 					if err != nil {
 						return err
 					}
