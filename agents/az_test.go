@@ -210,6 +210,9 @@ func TestNeuralAgentsCheckTheirSpecs(t *testing.T) {
 // TestNeuralAgentsAllocateNothing: once warm, a move of the policy agent
 // and a search of the az agent allocate nothing.
 func TestNeuralAgentsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the network's thread pool allocates under the race detector")
+	}
 	ckpt := writeNet(t, t.TempDir(), "urim", false)
 	s := env.MustGame(env.Urim).Start()
 	for _, spec := range []string{"neural:temp=1,ckpt=" + ckpt, "az:sims=300,batch=8,reuse=false,ckpt=" + ckpt} {
