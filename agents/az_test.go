@@ -251,3 +251,21 @@ func TestNeuralArgmax(t *testing.T) {
 		}
 	}
 }
+
+// TestAZTimeBudget: with only a time limit the az agent searches until it
+// runs out and plays a legal move.
+func TestAZTimeBudget(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	a, err := agents.New("az:time=20ms,batch=4,ckpt="+ckpt, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.MustGame(env.Urim).Start()
+	m, err := agenttest.CheckAct(a, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sims := a.(agents.Searcher).LastSearch().Depth; sims < 4 {
+		t.Fatalf("played %d after %d simulations in 20ms, want a few", m, sims)
+	}
+}
