@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"testing"
@@ -134,5 +135,48 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		if err := c.Check(env.Urim7, env.EncodingThermometer, &arch); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestInputDimIsTheEncoders checks that a network reads exactly the rows the
+// env encoder (and so the Vec) writes, for every preset and encoding.
+func TestInputDimIsTheEncoders(t *testing.T) {
+	for _, name := range env.PresetNames() {
+		r, _ := env.PresetRules(name)
+		for _, enc := range []env.Encoding{env.EncodingCompact, env.EncodingThermometer} {
+			n, err := New(Arch{Width: 4, Depth: 1}, r, enc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := env.NewEncoder(env.MustGame(r), enc).Dim(); n.InputDim() != want || n.Actions() != r.PitsPerRow {
+				t.Errorf("%s %v: input %d, actions %d; the encoder writes %d columns", name, enc, n.InputDim(), n.Actions(), want)
+			}
+		}
+	}
+	if _, err := New(Arch{Width: 4, Depth: 1}, env.Rules{}, env.EncodingCompact, 1); err == nil {
+		t.Error("invalid rules accepted")
+	}
+	if _, err := New(Arch{Width: 4, Depth: 1}, env.Urim, env.Encoding(9), 1); err == nil {
+		t.Error("unknown encoding accepted")
+	}
+	for _, a := range []Arch{{Kind: "cnn", Width: 4, Depth: 1}, {Width: 0, Depth: 1}, {Width: 4, Depth: 0}, {Width: MaxWidth + 1, Depth: 1}} {
+		if _, err := New(a, env.Urim, env.EncodingCompact, 1); err == nil {
+			t.Errorf("%+v accepted", a)
+		}
+	}
+}
+
+func TestCopyWeightsFrom(t *testing.T) {
+	a, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 1)
+	b, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 2)
+	if err := b.CopyWeightsFrom(a); err != nil || !equalFloats(a.flat, b.flat) {
+		t.Fatalf("copy: %v", err)
+	}
+	c, _ := New(DefaultArch(), env.Oware, env.EncodingCompact, 1)
+	if err := c.CopyWeightsFrom(a); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("copy across rules: %v", err)
+	}
+	if d := a.Clone(); !equalFloats(a.flat, d.flat) || &d.flat[0] == &a.flat[0] {
+		t.Fatal("Clone does not copy")
 	}
 }
