@@ -34,8 +34,8 @@ type LockstepConfig struct {
 	C float64
 	// NoiseAlpha and NoiseFrac mix Dirichlet noise Dir(NoiseAlpha) into the
 	// priors of the root's children at every full search: P ← (1 −
-	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise; NoiseAlpha 0
-	// then means 1.
+	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise, NoiseAlpha 0
+	// means 1.
 	NoiseAlpha, NoiseFrac float64
 	// Temperature chooses the moves of the first TempPlies plies of a game
 	// (by its ply counter) by sampling the visit counts raised to
@@ -414,6 +414,9 @@ func (l *Lockstep) Play(ctx context.Context, n int, hook func(*SelfPlayMove) err
 				next++
 				if sl.state.Terminal() {
 					return fmt.Errorf("agents: Lockstep.Play: game %d starts from a finished position %v", sl.game, &sl.state)
+				}
+				if err := l.games.check(&sl.state); err != nil {
+					return fmt.Errorf("agents: Lockstep.Play: game %d: %w", sl.game, err)
 				}
 			}
 			jobs[i] = LockstepJob{}
