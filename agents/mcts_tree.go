@@ -18,6 +18,7 @@ type node struct {
 	prior  float32 // the evaluator's probability of the move into this node
 	action int8    // the move into this node
 	kids   int8    // number of children; 0 for a leaf or a finished game
+	vloss  int16   // simulations through this node waiting for a batched evaluation (virtual loss; see mcts_batch.go)
 }
 
 // tree is the search of one thread: its arena, its evaluator and generator,
@@ -29,24 +30,28 @@ type tree struct {
 	// cur is the position of the running simulation. It lives here rather
 	// than on the stack because the evaluator, an interface, receives a
 	// pointer to it, which would move a local to the heap every time.
-	cur   env.State
-	path  []int32
-	prior [env.MaxActions]float32
-	eval  Evaluator
-	rng   xorshift
-	c     float32
-	puct  bool
-	kind  env.RewardKind
+	cur      env.State
+	path     []int32
+	prior    [env.MaxActions]float32
+	eval     Evaluator
+	rng      xorshift
+	c        float32
+	puct     bool
+	kind     env.RewardKind
+	batch    int       // leaves per round of a batched search; 0 or 1: one at a time
+	pend     []pending // leaves of the running round (mcts_batch.go)
+	pendPath []int32   // their paths, end to end
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
 	return &tree{
-		path: make([]int32, 0, 128),
-		eval: cfg.NewEvaluator(splitSeed(seed, 1)),
-		rng:  newXorshift(splitSeed(seed, 2)),
-		c:    float32(cfg.C),
-		puct: cfg.PUCT,
-		kind: cfg.Reward,
+		path:  make([]int32, 0, 128),
+		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
+		rng:   newXorshift(splitSeed(seed, 2)),
+		c:     float32(cfg.C),
+		puct:  cfg.PUCT,
+		kind:  cfg.Reward,
+		batch: cfg.Batch,
 	}
 }
 
@@ -114,14 +119,18 @@ func (t *tree) selectChild(parent int32) int32 {
 	first, end := p.first, p.first+int32(p.kids)
 	best, bestScore := first, float32(math.Inf(-1))
 	if t.puct {
-		explore := t.c * float32(math.Sqrt(float64(p.visits)))
+		// Pending simulations count as visits that lost (virtual loss), so
+		// the leaves of one batch spread over the tree; vloss is 0 outside
+		// batched search, where this is plain PUCT.
+		explore := t.c * float32(math.Sqrt(float64(p.visits+int32(p.vloss))))
 		for i := first; i < end; i++ {
 			c := &t.nodes[i]
+			n := c.visits + int32(c.vloss)
 			var q float32
-			if c.visits > 0 {
-				q = c.value / float32(c.visits)
+			if n > 0 {
+				q = (c.value - float32(c.vloss)) / float32(n)
 			}
-			if sc := q + explore*c.prior/float32(1+c.visits); sc > bestScore {
+			if sc := q + explore*c.prior/float32(1+n); sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
