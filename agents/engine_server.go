@@ -205,8 +205,8 @@ func (s *server) search(args []string) string {
 	if err != nil {
 		return "error go: " + oneLine(err.Error())
 	}
-	if err := s.state.Check(act); err != nil {
-		return "error go: the agent chose an illegal action: " + oneLine(err.Error())
+	if err := CheckAction(&s.state, act); err != nil {
+		return "error go: " + oneLine(err.Error())
 	}
 	reply := fmt.Sprintf("bestmove %d", act)
 	if sr, ok := a.(Searcher); ok {

@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -75,14 +74,15 @@ func (r *Record) Seat(name string) int {
 }
 
 // ErrAgent is wrapped by every error that an agent caused during a game: an
-// error from Act, or an illegal action.
-var ErrAgent = errors.New("evaluate: agent failed")
+// error from Act, or an illegal action. It is [agents.ErrAgent].
+var ErrAgent = agents.ErrAgent
 
 // Play plays one game of g between players[0] (South) and players[1] (North),
 // starting with the opening moves, and returns its record with Opening,
-// Moves, Stores, MatchPoints, Reason and Plies filled in. Each agent sees a
-// copy of the position. An agent error or an illegal action stops the game
-// with an error wrapping [ErrAgent]; ctx is checked before every move.
+// Moves, Stores, MatchPoints, Reason and Plies filled in. The moves after the
+// opening are played by [agents.PlayGame]: each agent sees a copy of the
+// position, an agent error or an illegal action stops the game with an error
+// wrapping [ErrAgent], and ctx is checked before every move.
 func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
 	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, Opening: append([]int{}, opening...)}
 	s := g.Start()
@@ -94,21 +94,12 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 		s = next
 	}
 	rec.Moves = append(make([]int, 0, len(opening)+64), opening...)
-	for !s.Terminal() {
-		if err := ctx.Err(); err != nil {
-			return rec, err
-		}
-		seat := s.ToMove()
-		view := s
-		a, err := players[seat].Act(&view)
-		if err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d: %w", ErrAgent, seat, s.Ply(), err)
-		}
-		if err := s.Check(a); err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d (%s): %w", ErrAgent, seat, s.Ply(), s, err)
-		}
-		s.Play(a)
-		rec.Moves = append(rec.Moves, a)
+	s, err := agents.PlayGame(ctx, s, players, func(ev agents.MoveEvent) error {
+		rec.Moves = append(rec.Moves, ev.Action)
+		return nil
+	})
+	if err != nil {
+		return rec, err
 	}
 	rec.Stores = s.FinalStores()
 	rec.MatchPoints = s.MatchPoints()
@@ -164,7 +155,6 @@ func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, o
 		if err != nil {
 			return rec, err
 		}
-		agents.Reset(a)
 		players[seat] = a
 	}
 	rec, err = Play(ctx, g, players, opening)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -168,6 +170,9 @@ type alphaBetaBench struct {
 	Ratio          float64 `json:"ratio_to_baseline"`
 }
 
+// errBenchDone stops a benchmark's game loop once its moves are searched.
+var errBenchDone = errors.New("benchmark done")
+
 // benchMCTS plays MCTS against MCTS until moves moves have been searched.
 func benchMCTS(g *env.Game, sims int, c float64, threads, moves int, bar *progressbar.ProgressBar) (mctsBench, error) {
 	r := mctsBench{Rules: g.Name(), SimsPerMove: sims, C: c, Threads: threads, Moves: moves}
@@ -183,22 +188,26 @@ func benchMCTS(g *env.Game, sims int, c float64, threads, moves int, bar *progre
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	s := g.Start()
-	for i := range moves {
-		if s.Terminal() {
-			r.Games++
-			s = g.Start()
-			players[0].Reset()
-			players[1].Reset()
+	searched := 0
+	hook := func(agents.MoveEvent) error {
+		searched++
+		if searched%16 == 0 {
+			_ = bar.Set(searched)
 		}
-		a, err := players[s.ToMove()].Act(&s)
+		if searched == moves {
+			return errBenchDone
+		}
+		return nil
+	}
+	for {
+		_, err := agents.PlayGame(context.Background(), g.Start(), [2]agents.Agent{players[0], players[1]}, hook)
+		if err == errBenchDone {
+			break
+		}
 		if err != nil {
 			return r, err
 		}
-		s.Play(a)
-		if i%16 == 0 {
-			_ = bar.Set(i)
-		}
+		r.Games++
 	}
 	r.Seconds = time.Since(start).Seconds()
 	runtime.ReadMemStats(&after)

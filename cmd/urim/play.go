@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -129,29 +131,42 @@ func plural(n int) string {
 
 func sideName(p int) string { return [2]string{"South", "North"}[p] }
 
-// run plays until the game ends, a player quits or the input ends.
+// errQuit is returned by a human player who quits or whose input ends.
+var errQuit = errors.New("quit")
+
+// run plays until the game ends, a player quits or the input ends. The game
+// loop is agents.PlayGame: a person is an agent that asks at the terminal,
+// and the hook reports each move and draws the board after it.
 func (p *playSession) run() error {
-	for !p.s.Terminal() {
-		p.draw()
-		mover := p.s.ToMove()
-		var a int
-		if p.human[mover] {
-			var ok bool
-			a, ok = p.ask()
-			if !ok {
-				return nil
-			}
+	var players [2]agents.Agent
+	for side := range players {
+		if p.human[side] {
+			players[side] = agents.Func(p.humanAct)
 		} else {
-			var err error
-			if a, err = p.agents[mover].Act(&p.s); err != nil {
-				return fmt.Errorf("%s: %w", p.names[mover], err)
-			}
+			players[side] = p.agents[side]
 		}
-		p.play(a)
 	}
 	p.draw()
+	s, err := agents.PlayGame(context.Background(), p.s, players, p.played)
+	if errors.Is(err, errQuit) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.names[p.s.ToMove()], err)
+	}
+	p.s = s
 	p.result()
 	return nil
+}
+
+// humanAct asks the person at the terminal for a move in s.
+func (p *playSession) humanAct(s *env.State) (int, error) {
+	p.s = *s
+	a, ok := p.ask()
+	if !ok {
+		return 0, errQuit
+	}
+	return a, nil
 }
 
 // draw prints the board:
@@ -284,9 +299,11 @@ func (p *playSession) legalLetters() string {
 	return strings.Join(parts, " ")
 }
 
-// play makes move a and says what it did.
-func (p *playSession) play(a int) {
-	mover := p.s.ToMove()
+// played is the game loop's hook: it makes the move on the session's
+// board, says what it did and draws the board after it.
+func (p *playSession) played(ev agents.MoveEvent) error {
+	p.s = *ev.Before
+	mover, a := ev.Player, ev.Action
 	before := p.s.Store(mover)
 	seeds := p.s.Pit(mover*p.g.PitsPerRow() + a)
 	p.s.Play(a)
@@ -295,12 +312,12 @@ func (p *playSession) play(a int) {
 	if got := p.s.Store(mover) - before; got > 0 {
 		msg += fmt.Sprintf(" and captures %d", got)
 	}
-	if !p.human[mover] {
-		if sr, ok := p.agents[mover].(agents.Searcher); ok {
-			msg += searchNote(sr.LastSearch())
-		}
+	if ev.Search != nil && !p.human[mover] {
+		msg += searchNote(*ev.Search)
 	}
 	fmt.Fprintln(p.out, msg+".")
+	p.draw()
+	return nil
 }
 
 // searchNote summarises an agent's search in a few words.
