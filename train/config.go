@@ -244,6 +244,10 @@ func (d Duration) MarshalYAML() (any, error) {
 	return time.Duration(d).String(), nil
 }
 
+// Seconds returns d in seconds (and marks Duration as a duration for the
+// strict decoder, which then accepts "10m").
+func (d Duration) Seconds() float64 { return time.Duration(d).Seconds() }
+
 // Std returns d as a time.Duration.
 func (d Duration) Std() time.Duration { return time.Duration(d) }
 
