@@ -34,6 +34,8 @@ type NetEvaluator struct {
 	legal   []env.Mask // the legal actions of each queued row
 	logits  []float32  // of the last flush: n × actions
 	values  []float32  // of the last flush: n
+	flushes int64      // forward passes run
+	rows    int64      // positions evaluated
 }
 
 // newNetEvaluator returns an evaluator of up to maxBatch positions of g,
@@ -77,8 +79,14 @@ func (e *NetEvaluator) Flush() {
 		return
 	}
 	e.logits, e.values = e.pred.Predict(e.obs[:e.n*e.dim], e.n)
+	e.flushes++
+	e.rows += int64(e.n)
 	e.n = 0
 }
+
+// Stats returns the number of forward passes run and of positions
+// evaluated so far: their ratio is the mean batch.
+func (e *NetEvaluator) Stats() (flushes, rows int64) { return e.flushes, e.rows }
 
 // Result returns the value of row i of the last flush and writes the
 // softmax of its logits over its legal actions into prior.
