@@ -267,7 +267,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	}
 
 	// Self-play.
-	ls, err := newSearch(r.net, r.game, r.enc, cfg, derive(cfg.Seed, 0x736561726368, uint64(it)))
+	ls, err := newSearch(r.net, r.reward, cfg, derive(cfg.Seed, 0x736561726368, uint64(it)))
 	if err != nil {
 		return nil, err
 	}
