@@ -135,7 +135,7 @@ func (r *run) setup() error {
 	if err != nil {
 		return err
 	}
-	st, exists, err := readState(r.dir)
+	st, exists, err := readStateOf(r.dir)
 	if err != nil {
 		return err
 	}
@@ -322,6 +322,9 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	// Evaluation and gating.
 	best := r.st.Best
 	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
+	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+time.Since(t0).Seconds() >= b {
+		last = true // the next iteration would not fit in the time budget
+	}
 	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
 		ev, err := r.evaluate(ctx, it, ckpt)
 		if err != nil {

@@ -61,8 +61,8 @@ func CheckpointPath(dir string, it int) string {
 	return filepath.Join(dir, ckptDir, checkpointName(it))
 }
 
-// readState reads dir/state.json; ok is false when there is none.
-func readState(dir string) (st State, ok bool, err error) {
+// readStateOf reads dir/state.json; ok is false when there is none.
+func readStateOf(dir string) (st State, ok bool, err error) {
 	data, err := os.ReadFile(filepath.Join(dir, stateFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, false, nil
