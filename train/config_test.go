@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -113,4 +114,32 @@ func TestShippedConfigsAreValid(t *testing.T) {
 			t.Errorf("%v", err)
 		}
 	}
+}
+
+// TestDocsListEveryKey checks that docs/config.md documents every key path
+// of the schema.
+func TestDocsListEveryKey(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "config.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(rt reflect.Type, prefix string)
+	walk = func(rt reflect.Type, prefix string) {
+		for i := 0; i < rt.NumField(); i++ {
+			f := rt.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if tag == "" || tag == "-" {
+				continue
+			}
+			key := prefix + tag
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, key+".")
+				continue
+			}
+			if !strings.Contains(string(doc), "| `"+key+"` |") {
+				t.Errorf("docs/config.md has no row for %s", key)
+			}
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
 }

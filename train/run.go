@@ -320,7 +320,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	}
 
 	// Evaluation and gating.
-	best := r.st.Best
+	best, bestElo := r.st.Best, r.st.BestElo
 	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
 	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+time.Since(t0).Seconds() >= b {
 		last = true // the next iteration would not fit in the time budget
@@ -332,16 +332,18 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		}
 		copy(m.Scores, ev.scores)
 		m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
-		promote := true
+		// Without gating the best network is the one with the highest Elo
+		// so far; with gating, the one that last passed the SPRT.
+		promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
 		if cfg.Evaluation.Gating.Enabled {
 			if promote, err = r.gate(ctx, it, ckpt); err != nil {
 				return nil, err
 			}
 		}
 		if promote {
-			best = it
+			best, bestElo = it, &ev.elo
 		}
-	} else if !cfg.Evaluation.Gating.Enabled {
+	} else if cfg.Evaluation.Every == 0 {
 		best = it
 	}
 	if best == it {
@@ -363,7 +365,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	r.table.Header = r.head
 	prevReplay := r.st.Replay
 	st := State{Iteration: it, ElapsedS: m.ElapsedS, Games: r.st.Games + int64(sp.games),
-		Positions: r.st.Positions + int64(sp.positions), Best: best, Replay: replay}
+		Positions: r.st.Positions + int64(sp.positions), Best: best, BestElo: bestElo, Replay: replay}
 	if err := writeState(r.dir, st); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -48,6 +48,8 @@ type State struct {
 	Positions int64 `json:"positions"`
 	// Best is the iteration of the best network (best.ckpt).
 	Best int `json:"best"`
+	// BestElo is the Elo of the best network when it was evaluated.
+	BestElo *float64 `json:"best_elo,omitempty"`
 	// Replay names the replay buffer file of Iteration ("" before any
 	// self-play).
 	Replay string `json:"replay"`
