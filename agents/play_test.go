@@ -116,3 +116,22 @@ func TestPlayGameRefusesIllegalAnswers(t *testing.T) {
 		t.Errorf("failing agent: error %v", err)
 	}
 }
+
+// TestValidateBuildsNothing: checking a spec must not start an external
+// engine (the program here does not exist, so building would fail) yet must
+// still catch bad parameters.
+func TestValidateBuildsNothing(t *testing.T) {
+	if err := agents.Validate("external:cmd='/nonexistent/engine --x'"); err != nil {
+		t.Errorf("Validate started the engine: %v", err)
+	}
+	for _, spec := range []string{"external:cmd='x',timeout=soon", "external", "mcts:sims=-1", "alphabeta:dept=3", "random:x=1", "nosuch"} {
+		if err := agents.Validate(spec); !errors.Is(err, agents.ErrSpec) {
+			t.Errorf("Validate(%q) = %v, want an ErrSpec", spec, err)
+		}
+	}
+	for _, spec := range []string{"random", "greedy", "mcts:sims=10", "alphabeta:depth=3,tt=10"} {
+		if err := agents.Validate(spec); err != nil {
+			t.Errorf("Validate(%q) = %v", spec, err)
+		}
+	}
+}

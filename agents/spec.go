@@ -78,6 +78,8 @@ type Params struct {
 	known []string
 	used  map[string]bool
 	err   error
+	// checkOnly makes a successful Done return errChecked ([Validate]).
+	checkOnly bool
 }
 
 func newParams(sp Spec) *Params { return &Params{spec: sp, used: map[string]bool{}} }
@@ -187,6 +189,9 @@ func (p *Params) Done() error {
 		}
 		return fmt.Errorf("%w %q: unknown parameter %s for agent %q (accepted: %s)",
 			ErrSpec, p.spec.text, strings.Join(unknown, ", "), p.spec.Name, accepted)
+	}
+	if p.checkOnly {
+		return errChecked
 	}
 	return nil
 }

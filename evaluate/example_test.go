@@ -55,11 +55,9 @@ func ExampleSPRT() {
 // from the first player's side.
 func ExampleRunTournament() {
 	cfg := evaluate.Config{
-		Agents:       []evaluate.Player{{Name: "alice", Spec: "random"}, {Name: "bob", Spec: "random"}},
-		Games:        40,
-		OpeningPlies: 2,
-		Paired:       true,
-		Seed:         1,
+		Agents: []evaluate.Player{{Name: "alice", Spec: "random"}, {Name: "bob", Spec: "random"}},
+		Games:  40,
+		Setup:  evaluate.Setup{OpeningPlies: 2, Paired: true, Seed: 1},
 	}
 	res, err := evaluate.RunTournament(context.Background(), cfg)
 	if err != nil {

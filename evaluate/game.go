@@ -12,10 +12,13 @@ import (
 // Record is one finished game. Seats are indexed by player: 0 is South, who
 // moves first, 1 is North.
 type Record struct {
-	// Rules names the rules preset; MaxPlies is the ply cap it was played
-	// with (0: none).
+	// Rules names the rules (a preset, or custom rules by their name or
+	// file); MaxPlies is the ply cap it was played with (0: none).
 	Rules    string `json:"rules"`
 	MaxPlies int    `json:"max_plies,omitempty"`
+	// CustomRules holds the whole rules when they are not a preset, so the
+	// record can be checked and reused without the file they came from.
+	CustomRules *env.Rules `json:"custom_rules,omitempty"`
 	// Players are the names of the two players by seat, Specs their agent
 	// specs (in canonical form).
 	Players [2]string `json:"players"`
@@ -84,7 +87,7 @@ var ErrAgent = agents.ErrAgent
 // position, an agent error or an illegal action stops the game with an error
 // wrapping [ErrAgent], and ctx is checked before every move.
 func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
-	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, Opening: append([]int{}, opening...)}
+	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: customRules(g), Opening: append([]int{}, opening...)}
 	s := g.Start()
 	for i, a := range opening {
 		next, err := s.Apply(a)
@@ -137,9 +140,9 @@ func RandomOpening(g *env.Game, plies int, seed uint64) []int {
 // every pairing, so all agents face the same openings.
 func openingSeed(seed uint64, k int) uint64 { return derive(seed, 0x6f70656e, uint64(k)) }
 
-// playSpecs builds the two agents of a game from their specs and the game
+// playJob builds the two agents of a game from their players and the game
 // seed, plays the game, and closes the agents.
-func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, opening []int) (rec Record, err error) {
+func playJob(ctx context.Context, g *env.Game, j job, opening []int) (rec Record, err error) {
 	var players [2]agents.Agent
 	defer func() {
 		for _, a := range players {
@@ -150,18 +153,19 @@ func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, o
 			}
 		}
 	}()
-	for seat, spec := range specs {
-		a, err := agents.New(spec, agentSeed(seed, seat))
+	for seat, p := range j.players {
+		a, err := p.build(agentSeed(j.seed, seat))
 		if err != nil {
-			return rec, err
+			return rec, fmt.Errorf("%s: %w", p.Label(), err)
 		}
 		players[seat] = a
 	}
 	rec, err = Play(ctx, g, players, opening)
+	rec.Players, rec.Index = j.names, j.index
 	if err != nil {
-		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", specs[0], specs[1], seed, err)
+		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", j.names[0], j.names[1], j.seed, err)
 	}
-	rec.Specs = specs
-	rec.Seed = seed
+	rec.Specs = j.specs
+	rec.Seed = j.seed
 	return rec, nil
 }

@@ -143,11 +143,11 @@ func (s *Store) Save() error {
 	return nil
 }
 
-// RecordKey identifies a game for reuse: the rules and ply cap, the agent
-// spec in each seat, the game seed and the opening. Player names are not part
-// of it, so renaming a player keeps its games.
+// RecordKey identifies a game for reuse: the rules (custom rules whole) and
+// ply cap, the agent spec in each seat, the game seed and the opening.
+// Player names are not part of it, so renaming a player keeps its games.
 func RecordKey(r *Record) string {
-	return gameKey(r.Rules, r.MaxPlies, r.Specs, r.Seed, r.Opening)
+	return gameKey(rulesKey(r.Rules, r.CustomRules), r.MaxPlies, r.Specs, r.Seed, r.Opening)
 }
 
 func gameKey(rules string, maxPlies int, specs [2]string, seed uint64, opening []int) string {

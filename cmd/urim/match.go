@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 )
 
@@ -26,8 +27,10 @@ for the agents), alternating the seats, and prints A's wins, draws and losses,
 its score (a draw counts half), the Elo difference that score implies with a
 95% interval, the share of games ending +2 … −2 in match points (A's minus
 B's), both sides' average match points and the average game length. With
---openings K every game starts with K random plies; with --paired (the
-default) each opening is played twice with the seats swapped. The games depend
+--opening-plies K (or --openings K) every game starts with K random plies
+(4 by default); with --paired (the default) each opening is played twice
+with the seats swapped. --rules takes a preset or a YAML file of custom
+rules. The games depend
 only on --seed, whatever the number of --workers.
 
 Flags may also follow the agents. A progress bar is drawn on standard error
@@ -64,27 +67,35 @@ Examples:
 	})
 }
 
-// matchOptions are the flags shared by match, eval and eval sprt.
+// matchOptions are the flags shared by match, eval and eval sprt: the
+// fields of evaluate.Setup (and --games), bound under the names of their
+// config keys with the defaults of evaluate.DefaultConfig, so a config file
+// and the command line describe the same tournament.
 type matchOptions struct {
-	games, openings, workers, maxPlies int
-	rules                              string
-	paired, quiet                      bool
-	seed                               uint64
+	cfg   evaluate.Config
+	quiet bool
 }
 
 // bind binds the flags; --games only when the command plays a fixed number.
 func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
+	m.cfg = evaluate.DefaultConfig()
+	s := &m.cfg.Setup
 	if games {
-		fs.IntVar(&m.games, "games", 100, "games to play (per pairing)")
+		fs.IntVar(&m.cfg.Games, "games", m.cfg.Games, "games to play (per pairing)")
 	}
-	fs.StringVar(&m.rules, "rules", "urim", "rules preset")
-	fs.IntVar(&m.maxPlies, "max-plies", 0, "cap every game at this many plies (0: the preset's own)")
-	fs.IntVar(&m.openings, "openings", 4, "random plies at the start of every game (0: the start position)")
-	fs.BoolVar(&m.paired, "paired", true, "play each opening twice with the seats swapped")
-	fs.Uint64Var(&m.seed, "seed", 1, "seed of the openings and the agents")
-	fs.IntVar(&m.workers, "workers", 0, "games played at once (0: one per core)")
+	fs.StringVar(&s.Rules, "rules", s.Rules, "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+	fs.IntVar(&s.MaxPlies, "max-plies", s.MaxPlies, "cap every game at this many plies (0: the rules' own)")
+	fs.IntVar(&s.OpeningPlies, "opening-plies", s.OpeningPlies, "random plies at the start of every game (0: the start position)")
+	fs.IntVar(&s.OpeningPlies, "openings", s.OpeningPlies, "short for --opening-plies")
+	fs.BoolVar(&s.Paired, "paired", s.Paired, "play each opening twice with the seats swapped")
+	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the openings and the agents")
+	fs.IntVar(&s.Workers, "workers", s.Workers, "games played at once (0: one per core)")
 	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
 }
+
+// flagAliases maps the short flags kept for convenience to the flag (and
+// config key) they set.
+var flagAliases = map[string]string{"openings": "opening-plies", "out": "output", "gauntlet": "format"}
 
 // interspersed parses flags that follow positional arguments too, and
 // returns the positional ones.
@@ -137,15 +148,18 @@ type matchSummary struct {
 }
 
 func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
-	if m.paired && m.games%2 != 0 {
-		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.games)
+	if m.cfg.Paired && m.cfg.Games%2 != 0 {
+		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.cfg.Games)
 	}
-	if m.games < 1 {
+	if m.cfg.Games < 1 {
 		return nil, usageErrorf("--games must be at least 1")
 	}
 	players := evaluate.PlayersFromSpecs([]string{a, b})
-	cfg := evaluate.Config{Rules: m.rules, MaxPlies: m.maxPlies, Agents: players, Games: m.games,
-		OpeningPlies: m.openings, Paired: m.paired, Seed: m.seed, Workers: m.workers}
+	cfg := m.cfg
+	cfg.Agents = players
+	if err := cfg.LoadRules(); err != nil {
+		return nil, usageErrorf("--%v", err)
+	}
 	if !m.quiet {
 		cfg.Progress = evaluate.ProgressBar(io.err, players[0].Label()+" vs "+players[1].Label())
 	}
@@ -157,7 +171,7 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 		return nil, err
 	}
 	ps := res.Pairs[0]
-	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: m.openings, Paired: m.paired, Seed: m.seed,
+	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: cfg.OpeningPlies, Paired: cfg.Paired, Seed: cfg.Seed,
 		Stats: ps}
 	elo, se, lo, hi := ps.EloDiff()
 	sum.Elo, sum.EloSE, sum.EloLo, sum.EloHi = finitePtr(elo), finitePtr(se), finitePtr(lo), finitePtr(hi)

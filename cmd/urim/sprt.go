@@ -50,16 +50,18 @@ Examples:
 			if len(args) != 2 {
 				return usageErrorf("want a candidate and a baseline agent, got %d (%q)", len(args), args)
 			}
-			if m.paired && *maxGames%2 != 0 {
+			if m.cfg.Paired && *maxGames%2 != 0 {
 				return usageErrorf("--max-games %d is odd: paired openings need an even number", *maxGames)
 			}
 			players := evaluate.PlayersFromSpecs(args)
-			cfg := evaluate.SPRTConfig{A: players[0], B: players[1],
-				Test:  evaluate.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta},
-				Rules: m.rules, MaxPlies: m.maxPlies, OpeningPlies: m.openings, Paired: m.paired,
-				MaxGames: *maxGames, Seed: m.seed, Workers: m.workers}
+			cfg := evaluate.SPRTConfig{Setup: m.cfg.Setup, A: players[0], B: players[1],
+				Test:     evaluate.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta},
+				MaxGames: *maxGames}
 			if err := cfg.Test.Check(); err != nil {
 				return usageErrorf("%v", err)
+			}
+			if err := cfg.LoadRules(); err != nil {
+				return usageErrorf("--%v", err)
 			}
 			var bar *progressbar.ProgressBar
 			if !m.quiet {
