@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/nn"
 )
 
 // evalResult is one evaluation of a candidate network.
@@ -15,10 +17,23 @@ type evalResult struct {
 	played, kept int
 }
 
-// candidateSpec is the agent spec of a checkpoint searching with sims
-// simulations per move.
-func candidateSpec(ckpt string, sims int) string {
-	return fmt.Sprintf("az:ckpt=%s,sims=%d", ckpt, sims)
+// candidate is the player of iteration it's network, searching with the
+// evaluation's simulations: an az agent on the network held in memory, so
+// its games and seeds depend on its name, not on where the run lives.
+func (r *run) candidate(it int, net *nn.Net) evaluate.Player {
+	name := fmt.Sprintf("iter-%04d", it)
+	cfg := agents.MCTSConfig{Sims: r.evalSims(), C: r.cfg.Search.CPuct, Batch: r.cfg.Search.LeafBatch, Reward: r.reward}
+	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
+		return agents.NewAZ(net, name, cfg, seed)
+	}}
+}
+
+// setup returns the games' common settings: the run's rules, paired
+// openings, the seed.
+func (r *run) evalSetup(seed uint64) evaluate.Setup {
+	rules := r.rules
+	return evaluate.Setup{Rules: r.rules.Name, Custom: &rules, OpeningPlies: r.cfg.Evaluation.OpeningPlies,
+		Paired: true, Seed: seed, Workers: r.cfg.Workers}
 }
 
 func (r *run) evalSims() int {
@@ -34,17 +49,17 @@ func (r *run) evalSims() int {
 // and reused from the store afterwards, so each later evaluation plays only
 // the candidate's games; random, when listed, anchors the ratings at 0, the
 // scale of configs/bench-classical.yaml.
-func (r *run) evaluate(ctx context.Context, it int, ckpt string) (*evalResult, error) {
+func (r *run) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResult, error) {
 	e := r.cfg.Evaluation
-	name := fmt.Sprintf("iter-%04d", it)
-	players := []evaluate.Player{{Name: name, Spec: candidateSpec(ckpt, r.evalSims())}}
+	cand := r.candidate(it, net)
+	name := cand.Name
+	players := []evaluate.Player{cand}
 	for _, o := range e.Opponents {
 		players = append(players, evaluate.Player{Spec: o})
 	}
 	tc := evaluate.Config{
-		Rules: r.rules.Name, MaxPlies: r.cfg.MaxPlies, Format: evaluate.RoundRobin, Agents: players,
-		Games: e.Games, OpeningPlies: e.OpeningPlies, Paired: true, Seed: derive(r.cfg.Seed, 0x6576616c),
-		Workers: r.cfg.Workers, Store: filepath.Join(r.dir, "eval", "games.jsonl"),
+		Setup: r.evalSetup(derive(r.cfg.Seed, 0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
+		Games: e.Games, Store: filepath.Join(r.dir, "eval", "games.jsonl"),
 		Progress: r.progress(fmt.Sprintf("iter %d evaluation", it), "games"),
 	}
 	if len(players) < 2 {
@@ -67,15 +82,18 @@ func (r *run) evaluate(ctx context.Context, it int, ckpt string) (*evalResult, e
 
 // gate runs the SPRT of the candidate against the best network so far and
 // reports whether the candidate is to become best (the test accepted H1).
-func (r *run) gate(ctx context.Context, it int, ckpt string) (bool, error) {
+func (r *run) gate(ctx context.Context, it int, net *nn.Net) (bool, error) {
 	g := r.cfg.Evaluation.Gating
-	bestCkpt := CheckpointPath(r.dir, r.st.Best)
+	best, err := nn.LoadNet(CheckpointPath(r.dir, r.st.Best))
+	if err != nil {
+		return false, fmt.Errorf("train: gating: %w", err)
+	}
 	res, err := evaluate.RunSPRT(ctx, evaluate.SPRTConfig{
-		A:     evaluate.Player{Name: fmt.Sprintf("iter-%04d", it), Spec: candidateSpec(ckpt, r.evalSims())},
-		B:     evaluate.Player{Name: fmt.Sprintf("iter-%04d", r.st.Best), Spec: candidateSpec(bestCkpt, r.evalSims())},
-		Test:  evaluate.SPRT{Elo0: g.Elo0, Elo1: g.Elo1, Alpha: g.Alpha, Beta: g.Beta},
-		Rules: r.rules.Name, MaxPlies: r.cfg.MaxPlies, OpeningPlies: r.cfg.Evaluation.OpeningPlies,
-		Paired: true, MaxGames: g.MaxGames, Seed: derive(r.cfg.Seed, 0x67617465, uint64(it)), Workers: r.cfg.Workers,
+		Setup:    r.evalSetup(derive(r.cfg.Seed, 0x67617465, uint64(it))),
+		A:        r.candidate(it, net),
+		B:        r.candidate(r.st.Best, best),
+		Test:     evaluate.SPRT{Elo0: g.Elo0, Elo1: g.Elo1, Alpha: g.Alpha, Beta: g.Beta},
+		MaxGames: g.MaxGames,
 	})
 	if err != nil {
 		return false, fmt.Errorf("train: gating of iteration %d: %w", it, err)

@@ -326,7 +326,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		last = true // the next iteration would not fit in the time budget
 	}
 	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
-		ev, err := r.evaluate(ctx, it, ckpt)
+		ev, err := r.evaluate(ctx, it, r.net)
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +336,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		// so far; with gating, the one that last passed the SPRT.
 		promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
 		if cfg.Evaluation.Gating.Enabled {
-			if promote, err = r.gate(ctx, it, ckpt); err != nil {
+			if promote, err = r.gate(ctx, it, r.net); err != nil {
 				return nil, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
@@ -56,6 +57,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 	jobs := make([]agents.LockstepJob, len(slots))
 	out := make([]agents.RootSearch, len(slots))
 	st := &selfPlayStats{}
+	custom := customRules(g)
 	next := 0
 	start := func(sl *slot) {
 		sl.id = next
@@ -98,7 +100,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 		if resigner < 0 && sl.id < sp.SampleGames {
 			s := &sl.state
 			st.records = append(st.records, evaluate.Record{
-				Rules: g.Name(), MaxPlies: g.Rules().MaxPlies,
+				Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: custom,
 				Players: [2]string{"selfplay", "selfplay"},
 				Specs:   [2]string{fmt.Sprintf("selfplay:iter=%d", it), fmt.Sprintf("selfplay:iter=%d", it)},
 				Seed:    uint64(firstGame) + uint64(sl.id), Index: sl.id,
@@ -207,4 +209,17 @@ func derive(seed uint64, parts ...uint64) uint64 {
 		x = z ^ z>>31
 	}
 	return x
+}
+
+// customRules returns g's rules for a game record when they are not a
+// preset's (records then carry them whole), else nil.
+func customRules(g *env.Game) *env.Rules {
+	r := g.Rules()
+	if p, err := env.PresetRules(r.Name); err == nil {
+		p.MaxPlies = r.MaxPlies
+		if reflect.DeepEqual(p, r) {
+			return nil
+		}
+	}
+	return &r
 }
