@@ -88,10 +88,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		}
 		m, err := r.iteration(ctx, it)
 		if err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintf(r.log, "train: stopped during iteration %d; iteration %d is the last completed. Resume with --resume\n", it, r.st.Iteration)
-			}
 			sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
+			if ctx.Err() != nil {
+				return sum, fmt.Errorf("train: stopped during iteration %d; iteration %d is the last completed, in %s (continue with --resume): %w",
+					it, r.st.Iteration, r.dir, ctx.Err())
+			}
 			return sum, err
 		}
 		sum.Last = *m
