@@ -286,3 +286,28 @@ func TestKillAndResume(t *testing.T) {
 		t.Errorf("iteration %d after the kill and resume differs from an uninterrupted run", k+1)
 	}
 }
+
+// TestGating promotes a network to best.ckpt only when its SPRT against the
+// best so far accepts H1; an undecided test keeps the old best.
+func TestGating(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var log bytes.Buffer
+	// 20 games cannot decide between networks this close: no promotion.
+	cfg := tinyConfig(t, dir, "evaluation.every=1", "evaluation.gating.enabled=true", "evaluation.gating.max_games=20")
+	if _, err := Run(context.Background(), cfg, Options{Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "gating iteration 2 against") {
+		t.Errorf("no gating in the log:\n%s", log.String())
+	}
+	st := readState(t, dir)
+	best, _ := os.ReadFile(filepath.Join(dir, "checkpoints", "best.ckpt"))
+	want, _ := os.ReadFile(CheckpointPath(dir, st.Best))
+	if len(best) == 0 || !bytes.Equal(best, want) {
+		t.Errorf("best.ckpt is not iteration %d's checkpoint", st.Best)
+	}
+	tab, _ := ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if b := tab.Column("best"); b[len(b)-1] != float64(st.Best) {
+		t.Errorf("metrics best %v, state %d", b, st.Best)
+	}
+}
