@@ -8,7 +8,6 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/agents/agenttest"
-	"github.com/urim-rl/urim/env"
 )
 
 func serve(t *testing.T, spec, script string) []string {
@@ -96,34 +95,6 @@ func TestServeGoOptions(t *testing.T) {
 	}
 	if !strings.HasPrefix(got[2], "error go: ") || !strings.Contains(got[2], "depth") {
 		t.Errorf("go depth=99: %q", got[2])
-	}
-}
-
-func TestRulesLineRoundTrip(t *testing.T) {
-	for _, name := range env.PresetNames() {
-		r, _ := env.PresetRules(name)
-		if line := agents.FormatRulesLine(r); line != name {
-			t.Errorf("preset %s written as %q", name, line)
-		}
-		r.MaxPlies = 200
-		r.Name = "my rules"
-		line := agents.FormatRulesLine(r)
-		back, err := agents.ParseRulesLine(line)
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		r.Name = "custom"
-		if !reflect.DeepEqual(back, r) {
-			t.Errorf("%q read back as %+v, want %+v", line, back, r)
-		}
-	}
-	if r, err := agents.ParseRulesLine("urim max_plies=80"); err != nil || r.MaxPlies != 80 || r.PitsPerRow != 6 {
-		t.Errorf("preset with a change: %+v, %v", r, err)
-	}
-	for _, bad := range []string{"", "urim colour=red", "urim pits_per_row=9", "trigger=x"} {
-		if _, err := agents.ParseRulesLine(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
 	}
 }
 

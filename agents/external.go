@@ -87,7 +87,7 @@ func (e *External) Act(s *env.State) (int, error) {
 		return 0, fmt.Errorf("%w %q: Act after Close", ErrExternal, e.cmdline)
 	}
 	p := e.proc
-	if rules := FormatRulesLine(s.Game().Rules()); rules != p.rules {
+	if rules := env.FormatRulesLine(s.Game().Rules()); rules != p.rules {
 		if _, err := p.call("rules "+rules, e.timeout); err != nil {
 			return 0, err
 		}

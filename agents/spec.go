@@ -22,6 +22,30 @@ type Spec struct {
 // String returns the spec as it was written.
 func (s Spec) String() string { return s.text }
 
+// Canonical returns the spec in one form: the name, then the parameters
+// sorted by key ("mcts:c=1.4,sims=200"), values holding a comma quoted, so
+// that two ways of writing the same agent compare equal (the evaluator keys
+// seeds and stored games by it; the engine server its agents).
+func (s Spec) Canonical() string {
+	if len(s.Params) == 0 {
+		return s.Name
+	}
+	keys := make([]string, 0, len(s.Params))
+	for k := range s.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := s.Params[k]
+		if strings.Contains(v, ",") {
+			v = "'" + v + "'"
+		}
+		parts[i] = k + "=" + v
+	}
+	return s.Name + ":" + strings.Join(parts, ",")
+}
+
 // ParseSpec splits a spec string into its name and parameters. It checks the
 // syntax only; [New] checks the name and the parameters against the registry.
 func ParseSpec(text string) (Spec, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -86,4 +87,20 @@ func LoadRules(path string) (Rules, error) {
 		f.R.Name = path
 	}
 	return f.R, nil
+}
+
+// IsRulesFile reports whether a rules argument names a YAML file (it ends
+// in .yaml or .yml) rather than a preset.
+func IsRulesFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+// FindRules returns the rules a command-line or config argument names: a
+// preset ("urim", "oware", …) or the path of a YAML file of custom rules
+// ([LoadRules]). Every command takes its --rules this way.
+func FindRules(nameOrFile string) (Rules, error) {
+	if IsRulesFile(nameOrFile) {
+		return LoadRules(nameOrFile)
+	}
+	return PresetRules(nameOrFile)
 }

@@ -19,7 +19,10 @@ package env
 // is all zero. docs/tensors.md documents every column.
 //
 // The batch is split into fixed ranges of game indices, one per worker; the
-// workers are started by [NewVec] and live until [Vec.Close]. Stepping
+// workers are started by [NewVec] and live until [Vec.Close], or exit after
+// a quarter of a second without work and start again with the next job, so
+// a Vec dropped without Close is garbage collected with nothing left
+// behind. Stepping
 // allocates nothing and takes no lock per game, and the results do not
 // depend on the number of workers. A Vec is not safe for concurrent use by
 // several goroutines.

@@ -3,7 +3,6 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
@@ -42,16 +41,8 @@ type Record struct {
 	Plies int `json:"plies"`
 }
 
-// Winner returns the seat with more seeds, or -1 for a draw.
-func (r *Record) Winner() int {
-	switch {
-	case r.Stores[0] > r.Stores[1]:
-		return 0
-	case r.Stores[1] > r.Stores[0]:
-		return 1
-	}
-	return -1
-}
+// Winner returns the seat with more seeds, or -1 for a draw ([env.Winner]).
+func (r *Record) Winner() int { return env.Winner(r.Stores) }
 
 // Score returns the result for seat: 1 for a win, 0.5 for a draw, 0 for a
 // loss.
@@ -111,30 +102,13 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 	return rec, nil
 }
 
-// RandomOpening returns plies uniformly random moves from the start of g,
-// drawn from seed, that do not end the game. It returns fewer moves only if
-// every try ended the game early (on a tiny board).
-func RandomOpening(g *env.Game, plies int, seed uint64) []int {
-	var best []int
-	for try := uint64(0); try < 100; try++ {
-		rng := rand.New(rand.NewPCG(seed, try))
-		s := g.Start()
-		moves := make([]int, 0, plies)
-		for len(moves) < plies && !s.Terminal() {
-			m := s.Legal()
-			a := m.Nth(rng.IntN(m.Count()))
-			s.Play(a)
-			moves = append(moves, a)
-		}
-		if !s.Terminal() {
-			return moves
-		}
-		if len(moves)-1 > len(best) {
-			best = moves[:len(moves)-1]
-		}
-	}
-	return best
-}
+// RandomOpening returns plies random moves from the start of g, drawn from
+// seed, that do not end the game.
+//
+// Deprecated: it is g.RandomOpening(plies, seed), the one opening generator
+// (shared with env.Vec); stores written before it replaced the evaluator's
+// own (store version 1) are refused.
+func RandomOpening(g *env.Game, plies int, seed uint64) []int { return g.RandomOpening(plies, seed) }
 
 // openingSeed is the seed of opening number k of a tournament: shared by
 // every pairing, so all agents face the same openings.

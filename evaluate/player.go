@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
@@ -75,23 +74,7 @@ func CanonicalSpec(spec string) string {
 	if err != nil {
 		return strings.TrimSpace(spec)
 	}
-	if len(sp.Params) == 0 {
-		return sp.Name
-	}
-	keys := make([]string, 0, len(sp.Params))
-	for k := range sp.Params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := sp.Params[k]
-		if strings.ContainsAny(v, ",") {
-			v = "'" + v + "'"
-		}
-		parts[i] = k + "=" + v
-	}
-	return sp.Name + ":" + strings.Join(parts, ",")
+	return sp.Canonical()
 }
 
 // SplitSpecs splits a comma-separated list of agent specs, as typed after

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"strings"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/config"
@@ -59,7 +58,7 @@ func (s *Setup) validate() error {
 	if s.Rules == "" {
 		s.Rules = "urim"
 	}
-	if s.Custom == nil && !isRulesFile(s.Rules) {
+	if s.Custom == nil && !env.IsRulesFile(s.Rules) {
 		if _, err := env.PresetRules(s.Rules); err != nil {
 			return config.Errorf("rules", "%v (or a .yaml file of custom rules)", err)
 		}
@@ -76,16 +75,11 @@ func (s *Setup) validate() error {
 	return nil
 }
 
-// isRulesFile reports whether a rules name is a file rather than a preset.
-func isRulesFile(name string) bool {
-	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
-}
-
 // LoadRules reads the rules file named by Rules into Custom, if Rules names
 // a file and Custom is not set yet. [RunTournament] and [RunSPRT] call it;
 // commands call it early to report a bad file before anything runs.
 func (s *Setup) LoadRules() error {
-	if s.Custom != nil || !isRulesFile(s.Rules) {
+	if s.Custom != nil || !env.IsRulesFile(s.Rules) {
 		return nil
 	}
 	r, err := env.LoadRules(s.Rules)

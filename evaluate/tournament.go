@@ -127,7 +127,7 @@ func (o *openings) get(k int) []int {
 	if m, ok := o.cache[k]; ok {
 		return m
 	}
-	m := RandomOpening(o.g, o.plies, openingSeed(o.seed, k))
+	m := o.g.RandomOpening(o.plies, openingSeed(o.seed, k))
 	if o.cache == nil {
 		o.cache = map[int][]int{}
 	}

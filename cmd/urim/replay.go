@@ -19,6 +19,8 @@ func init() {
 		long: `Replays games given as comma-separated actions (relative pit indices 0..P-1 of the
 player to move) and prints one JSON object per position, the start included:
 
+(the schema is env.PositionRecord)
+
   game          0-based line number of the game
   ply           moves played so far
   player        player to move (0 South, 1 North)
@@ -85,42 +87,12 @@ Examples:
 	})
 }
 
-// replayRecord is one line of replay output; the field order is the
-// documented one.
-type replayRecord struct {
-	Game        int     `json:"game"`
-	Ply         int     `json:"ply"`
-	Player      int     `json:"player"`
-	Action      *int    `json:"action,omitempty"`
-	Pits        []int   `json:"pits"`
-	Stores      [2]int  `json:"stores"`
-	Legal       []int   `json:"legal"`
-	Terminal    bool    `json:"terminal"`
-	Reason      string  `json:"reason,omitempty"`
-	Winner      *int    `json:"winner,omitempty"`
-	MatchPoints *[2]int `json:"match_points,omitempty"`
-}
-
-func newReplayRecord(game int, s *env.State, action *int) replayRecord {
-	r := replayRecord{Game: game, Ply: s.Ply(), Player: s.ToMove(), Action: action,
-		Pits: s.Pits(), Stores: [2]int{s.Store(0), s.Store(1)}, Legal: s.Legal().Actions(), Terminal: s.Terminal()}
-	if s.Terminal() {
-		for i := range r.Pits {
-			r.Pits[i] = 0
-		}
-		r.Stores = s.FinalStores()
-		winner, mp := s.Winner(), s.MatchPoints()
-		r.Reason, r.Winner, r.MatchPoints = s.Reason().String(), &winner, &mp
-	}
-	return r
-}
-
 // replayGame prints the positions of one game given as comma-separated
 // actions.
 func replayGame(w *bufio.Writer, start env.State, game int, moves string) error {
 	enc := json.NewEncoder(w)
 	s := start
-	if err := enc.Encode(newReplayRecord(game, &s, nil)); err != nil {
+	if err := enc.Encode(env.NewPositionRecord(game, &s, nil)); err != nil {
 		return err
 	}
 	for _, tok := range strings.Split(moves, ",") {
@@ -134,7 +106,7 @@ func replayGame(w *bufio.Writer, start env.State, game int, moves string) error 
 			return fmt.Errorf("game %d, ply %d, action %d: %v", game, s.Ply(), a, err)
 		}
 		s = next
-		if err := enc.Encode(newReplayRecord(game, &s, &a)); err != nil {
+		if err := enc.Encode(env.NewPositionRecord(game, &s, &a)); err != nil {
 			return err
 		}
 	}
