@@ -13,7 +13,7 @@ import "github.com/urim-rl/urim/nn/kernels"
 
 // paramChunk is the number of weight rows of one unit of the weight
 // gradient.
-const paramChunk = 64
+const paramChunk = 128
 
 type backwardJob struct {
 	n     *Net
@@ -70,7 +70,7 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 	}
 	switch o.act {
 	case actReLU:
-		reluGrad(dy, y)
+		kernels.ReLUBackward(dy, dy, y)
 	case actTanh:
 		tanhGrad(dy, y)
 	}
@@ -94,7 +94,11 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 			normRowGrad(dx[s:s+o.nin], dy[s:s+o.nin], x[s:s+o.nin], gain, mean[r], rstd[r], o.accIn)
 		}
 	case opReLU:
-		reluBackward(dx, dy, y, o.accIn)
+		if o.accIn {
+			reluBackwardAdd(dx, dy, y)
+		} else {
+			kernels.ReLUBackward(dx, dy, y)
+		}
 	case opAdd:
 		copyOrAdd(dx, dy, o.accIn)
 		copyOrAdd(ws.dx[o.in2][r0*o.nin:r1*o.nin], dy, o.accIn2)
@@ -119,9 +123,7 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 		}
 		db := grads[o.b].W
 		clear(db)
-		for r := 0; r < rows; r++ {
-			addTo(db, dy[r*o.nout:(r+1)*o.nout])
-		}
+		kernels.ColSum(db, dy)
 	case opNorm:
 		k := n.g.normIndex[i]
 		dg, db := grads[o.w].W, grads[o.b].W
@@ -135,16 +137,6 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 	}
 }
 
-// reluGrad zeroes dy where the ReLU's output y is not positive.
-func reluGrad(dy, y []float32) {
-	y = y[:len(dy)]
-	for j, v := range y {
-		if v <= 0 {
-			dy[j] = 0
-		}
-	}
-}
-
 // tanhGrad multiplies dy by 1-y², the derivative of tanh at output y.
 func tanhGrad(dy, y []float32) {
 	y = y[:len(dy)]
@@ -153,18 +145,12 @@ func tanhGrad(dy, y []float32) {
 	}
 }
 
-// reluBackward sets (or adds to) dx the part of dy where y is positive.
-func reluBackward(dx, dy, y []float32, acc bool) {
+// reluBackwardAdd adds to dx the part of dy where y is positive.
+func reluBackwardAdd(dx, dy, y []float32) {
 	dy, y = dy[:len(dx)], y[:len(dx)]
 	for j := range dx {
-		var g float32
 		if y[j] > 0 {
-			g = dy[j]
-		}
-		if acc {
-			dx[j] += g
-		} else {
-			dx[j] = g
+			dx[j] += dy[j]
 		}
 	}
 }

@@ -63,16 +63,13 @@ func (n *Net) forwardOp(i int, ws *workspace, r0, r1 int) {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
 		kernels.Sgemm(false, false, rows, o.nout, o.nin, 1, x, o.nin, w, o.nout, 0, y, o.nout)
-		for r := 0; r < rows; r++ {
-			row := y[r*o.nout : (r+1)*o.nout]
-			switch o.act {
-			case actReLU:
-				addBiasReLU(row, b)
-			case actTanh:
-				addBiasTanh(row, b)
-			default:
-				addBias(row, b)
-			}
+		switch o.act {
+		case actReLU:
+			kernels.AddBiasReLU(y, b)
+		case actTanh:
+			addBiasTanh(y, b)
+		default:
+			kernels.AddBias(y, b)
 		}
 	case opNorm:
 		k := n.g.normIndex[i]
@@ -82,42 +79,20 @@ func (n *Net) forwardOp(i int, ws *workspace, r0, r1 int) {
 			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias, o.act == actReLU)
 		}
 	case opReLU:
-		relu(y, x)
+		kernels.ReLU(y, x)
 	case opAdd:
 		x2 := ws.x[o.in2][r0*o.nin : r1*o.nin]
 		add(y, x, x2)
 	}
 }
 
-// addBias adds b to row.
-func addBias(row, b []float32) {
-	b = b[:len(row)]
-	for j := range row {
-		row[j] += b[j]
-	}
-}
-
-// addBiasReLU sets row to max(row+b, 0).
-func addBiasReLU(row, b []float32) {
-	b = b[:len(row)]
-	for j, v := range row {
-		row[j] = max(v+b[j], 0)
-	}
-}
-
-// addBiasTanh sets row to tanh(row+b).
-func addBiasTanh(row, b []float32) {
-	b = b[:len(row)]
-	for j, v := range row {
-		row[j] = float32(math.Tanh(float64(v + b[j])))
-	}
-}
-
-// relu sets y to max(x, 0).
-func relu(y, x []float32) {
-	x = x[:len(y)]
-	for j, v := range x {
-		y[j] = max(v, 0)
+// addBiasTanh sets every row of y (len(b) columns) to tanh(row+b).
+func addBiasTanh(y, b []float32) {
+	for i := 0; i+len(b) <= len(y); i += len(b) {
+		row := y[i : i+len(b)]
+		for j, v := range b {
+			row[j] = float32(math.Tanh(float64(row[j] + v)))
+		}
 	}
 }
 

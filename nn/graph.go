@@ -7,7 +7,7 @@ package nn
 
 // rowChunk is the number of rows of one unit of work. It is fixed, so the
 // products are cut the same way whatever the number of threads.
-const rowChunk = 64
+const rowChunk = 128
 
 // normEps is the variance floor of layer normalisation.
 const normEps = 1e-5

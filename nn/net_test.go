@@ -54,7 +54,7 @@ func TestPredictShapesAndRowIndependence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			const batch = 130 // three row blocks, the last one partial
+			const batch = 300 // three row blocks, the last one partial
 			obs, _ := testObs(t, env.Urim, enc, batch, 7)
 			p := n.NewPredictor(batch)
 			logits, values := p.Predict(obs, batch)
@@ -80,6 +80,9 @@ func TestPredictShapesAndRowIndependence(t *testing.T) {
 }
 
 func TestPredictAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
 	n, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 1)
 	obs, _ := testObs(t, env.Urim, env.EncodingCompact, 64, 1)
 	p := n.NewPredictor(64)
@@ -130,6 +133,34 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		}
 		if err := c.Check(env.Urim7, env.EncodingThermometer, &arch); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestInputDimIsTheEncoders checks that a network reads exactly the rows the
+// env encoder (and so the Vec) writes, for every preset and encoding.
+func TestInputDimIsTheEncoders(t *testing.T) {
+	for _, name := range env.PresetNames() {
+		r, _ := env.PresetRules(name)
+		for _, enc := range []env.Encoding{env.EncodingCompact, env.EncodingThermometer} {
+			n, err := New(Arch{Width: 4, Depth: 1}, r, enc, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := env.NewEncoder(env.MustGame(r), enc).Dim(); n.InputDim() != want || n.Actions() != r.PitsPerRow {
+				t.Errorf("%s %v: input %d, actions %d; the encoder writes %d columns", name, enc, n.InputDim(), n.Actions(), want)
+			}
+		}
+	}
+	if _, err := New(Arch{Width: 4, Depth: 1}, env.Rules{}, env.EncodingCompact, 1); err == nil {
+		t.Error("invalid rules accepted")
+	}
+	if _, err := New(Arch{Width: 4, Depth: 1}, env.Urim, env.Encoding(9), 1); err == nil {
+		t.Error("unknown encoding accepted")
+	}
+	for _, a := range []Arch{{Kind: "cnn", Width: 4, Depth: 1}, {Width: 0, Depth: 1}, {Width: 4, Depth: 0}, {Width: MaxWidth + 1, Depth: 1}} {
+		if _, err := New(a, env.Urim, env.EncodingCompact, 1); err == nil {
+			t.Errorf("%+v accepted", a)
 		}
 	}
 }

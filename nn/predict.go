@@ -24,7 +24,7 @@ func (n *Net) NewPredictor(maxBatch int) *Predictor {
 	return p
 }
 
-// SetThreads spreads batches of more than 64 rows over threads goroutines
+// SetThreads spreads batches of more than 128 rows over threads goroutines
 // (1 by default). The results do not depend on the number of threads.
 func (p *Predictor) SetThreads(threads int) {
 	p.pool.close()

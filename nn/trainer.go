@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+
+	"github.com/urim-rl/urim/nn/kernels"
 )
 
 // TrainConfig sets up a Trainer. The zero value trains with AdamW's defaults
@@ -153,8 +155,9 @@ func (t *Trainer) Net() *Net { return t.net }
 // Steps returns the number of steps taken.
 func (t *Trainer) Steps() int64 { return t.step }
 
-// Grads returns the gradients of the last step (before clipping), one per
-// parameter, aliasing the trainer's buffers.
+// Grads returns the gradients of the last Gradients or Step call (scaled
+// down by Step when it clipped), one per parameter, aliasing the trainer's
+// buffers.
 func (t *Trainer) Grads() []Param { return t.gv }
 
 // Checkpoint returns the trainer's state: the network (shared, not copied),
@@ -238,8 +241,8 @@ func (t *Trainer) Step(b Batch) StepStats {
 	t.opt.scale = float32(scale)
 	t.opt.lr = float32(st.LR)
 	t.opt.b1, t.opt.b2 = float32(a.Beta1), float32(a.Beta2)
-	t.opt.c1 = float32(1 / (1 - math.Pow(a.Beta1, float64(t.t))))
-	t.opt.c2 = float32(1 / (1 - math.Pow(a.Beta2, float64(t.t))))
+	t.opt.bc1 = float32(1 - math.Pow(a.Beta1, float64(t.t)))
+	t.opt.bc2 = float32(1 - math.Pow(a.Beta2, float64(t.t)))
 	t.opt.eps = float32(a.Eps)
 	t.opt.wd = float32(a.WeightDecay)
 	t.pool.do(&t.opt, len(t.parts))
@@ -251,9 +254,9 @@ func (t *Trainer) Step(b Batch) StepStats {
 // optJob runs the optimizer over chunks of the weights: pass 1 sums the
 // squared gradients of each chunk, pass 2 applies the AdamW update.
 type optJob struct {
-	t                                  *Trainer
-	pass                               int
-	scale, lr, b1, b2, c1, c2, eps, wd float32
+	t                                    *Trainer
+	pass                                 int
+	scale, lr, b1, b2, bc1, bc2, eps, wd float32
 }
 
 func (j *optJob) run(u int) {
@@ -277,19 +280,13 @@ func (j *optJob) run(u int) {
 	}
 }
 
-// update applies AdamW to weights [lo, hi) with weight decay wd.
+// update applies AdamW to weights [lo, hi) with weight decay wd, after
+// scaling their gradient by the clipping factor.
 func (j *optJob) update(lo, hi int, wd float32) {
 	t := j.t
-	w := t.net.flat[lo:hi]
-	g, m, v := t.grad[lo:hi], t.m[lo:hi], t.v[lo:hi]
-	g, m, v = g[:len(w)], m[:len(w)], v[:len(w)]
-	b1, b2, c1, c2, eps, lr, scale := j.b1, j.b2, j.c1, j.c2, j.eps, j.lr, j.scale
-	for i := range w {
-		gi := g[i] * scale
-		mi := b1*m[i] + (1-b1)*gi
-		vi := b2*v[i] + (1-b2)*gi*gi
-		m[i], v[i] = mi, vi
-		upd := mi * c1 / (float32(math.Sqrt(float64(vi*c2))) + eps)
-		w[i] -= lr * (upd + wd*w[i])
+	g := t.grad[lo:hi]
+	if j.scale != 1 {
+		kernels.Scale(j.scale, g)
 	}
+	kernels.AdamW(t.net.flat[lo:hi], g, t.m[lo:hi], t.v[lo:hi], j.lr, j.b1, j.b2, j.eps, wd, j.bc1, j.bc2)
 }
