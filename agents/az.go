@@ -65,7 +65,7 @@ func NewAZ(net *nn.Net, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
 	}
 	return &AZ{
 		MCTS:  m,
-		games: gameCheck{net: netGame(net), ckpt: ckpt},
+		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
 		desc: fmt.Sprintf("az:ckpt=%s,sims=%d,time=%s,c=%g,batch=%d,threads=%d", ckpt, m.cfg.Sims, m.cfg.Time,
 			m.cfg.C, batch, m.cfg.Threads),
 	}, nil

@@ -116,11 +116,29 @@ func maskedSoftmax(p, logits []float32, legal env.Mask, temp float32) {
 			p[a] = 0
 			continue
 		}
-		x := float32(math.Exp(float64((logits[a] - top) / temp)))
+		x := expNeg((logits[a] - top) / temp)
 		p[a] = x
 		sum += x
 	}
 	for m := legal; m != 0; m &= m - 1 {
 		p[m.Nth(0)] /= sum
 	}
+}
+
+// expNeg returns e^x for x ≤ 0 (and NaN for NaN) within 2e-7 relative,
+// exactly 1 at 0, several times faster than math.Exp: e^x = 2^k · 2^f with
+// k = round(x·log2 e) and |f| ≤ ½, 2^f by its degree-6 Taylor polynomial.
+func expNeg(x float32) float32 {
+	const log2e = 1.4426950408889634
+	if !(x >= -87) { // underflow, or NaN
+		if x != x {
+			return x
+		}
+		return 0
+	}
+	t := float64(x) * log2e
+	k := math.Round(t)
+	f := (t - k) * math.Ln2 // in [-ln2/2, ln2/2]
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
+	return float32(p * math.Float64frombits(uint64(int64(k)+1023)<<52))
 }

@@ -2,7 +2,9 @@ package agents
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -319,3 +321,37 @@ func TestRootNoise(t *testing.T) {
 }
 
 var timeZero time.Time
+
+// TestLockstepChecksTheGame: positions of another Game value with the same
+// rules are searched (without allocating); other rules are a caller bug.
+func TestLockstepChecksTheGame(t *testing.T) {
+	g := env.MustGame(env.Urim)
+	l := linearLockstep(t, g, LockstepConfig{Games: 1, Sims: 8}, 1)
+	same := env.MustGame(env.Urim).Start()
+	out := make([]RootSearch, 1)
+	jobs := []LockstepJob{{State: &same, Sims: 8}}
+	l.Search(jobs, out)
+	if allocs := testing.AllocsPerRun(5, func() { l.Search(jobs, out) }); allocs > 0 {
+		t.Errorf("%v allocations per search of a position of an equal game", allocs)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "trained for the rules urim") {
+			t.Fatalf("searching an oware position: %v, want a panic naming the rules", r)
+		}
+	}()
+	other := env.MustGame(env.Oware).Start()
+	l.Search([]LockstepJob{{State: &other, Sims: 8}}, out)
+}
+
+// TestExpNeg: the softmax's exponential agrees with math.Exp.
+func TestExpNeg(t *testing.T) {
+	if expNeg(0) != 1 || expNeg(-100) != 0 || !math.IsNaN(float64(expNeg(float32(math.NaN())))) {
+		t.Fatalf("expNeg(0, -100, NaN) = %g, %g, %g", expNeg(0), expNeg(-100), expNeg(float32(math.NaN())))
+	}
+	for x := float32(-87); x <= 0; x += 0.0137 {
+		want := math.Exp(float64(x))
+		if got := float64(expNeg(x)); math.Abs(got-want) > 3e-7*want {
+			t.Fatalf("expNeg(%g) = %g, want %g", x, got, want)
+		}
+	}
+}

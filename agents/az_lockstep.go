@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -116,6 +117,7 @@ func (c *LockstepConfig) temperature(ply int) float64 {
 type Lockstep struct {
 	cfg   LockstepConfig
 	game  *env.Game
+	games gameCheck
 	trees []*tree
 	eval  *NetEvaluator
 	rng   *rand.Rand
@@ -125,7 +127,22 @@ type Lockstep struct {
 	slots []lockSlot
 	move  SelfPlayMove
 	after env.State // the position after the move reported to Play's hook
+	stats LockstepStats
 }
+
+// LockstepStats counts the work of a Lockstep since it was made.
+type LockstepStats struct {
+	// Sims counts simulations, Rounds the forward passes, Positions the
+	// positions they evaluated (Positions / Rounds is the mean batch).
+	Sims, Rounds, Positions int64
+	// NetTime is the time spent in the network's forward passes; the rest
+	// of a search's time is the search's own (descents, encoding, priors'
+	// softmax, expansions, backups).
+	NetTime time.Duration
+}
+
+// Stats returns the counts of the searches so far.
+func (l *Lockstep) Stats() LockstepStats { return l.stats }
 
 // lockSlot is a game being played by Play in one tree.
 type lockSlot struct {
@@ -181,6 +198,7 @@ func newLockstep(pred predictor, g *env.Game, enc env.Encoding, actions int, cfg
 		left:  make([]int, cfg.Games),
 		noise: make([]bool, cfg.Games),
 		slots: make([]lockSlot, cfg.Games),
+		games: gameCheck{net: g, what: "the lock-step search's network"},
 	}
 	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves,
 		NewEvaluator: func(uint64) Evaluator { return l.eval }}
@@ -217,8 +235,11 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		if j.State == nil {
 			continue
 		}
-		if j.State.Terminal() || j.State.Game() != l.game && !sameRules(j.State.Game().Rules(), l.game.Rules()) {
-			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished or not of the network's game %s", j.State, l.game.Name()))
+		if j.State.Terminal() {
+			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished", j.State))
+		}
+		if err := l.games.check(j.State); err != nil {
+			panic("agents: Lockstep.Search: " + err.Error())
 		}
 		t := l.trees[i]
 		if l.cfg.NoReuse {
@@ -234,14 +255,22 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		active := false
 		for i, t := range l.trees[:len(jobs)] {
 			if l.left[i] > 0 {
-				l.left[i] -= t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				l.left[i] -= n
+				l.stats.Sims += int64(n)
 				active = true
 			}
 		}
 		if !active {
 			break
 		}
-		l.eval.Flush()
+		if rows := l.eval.n; rows > 0 {
+			start := time.Now()
+			l.eval.Flush()
+			l.stats.NetTime += time.Since(start)
+			l.stats.Rounds++
+			l.stats.Positions += int64(rows)
+		}
 		for i, t := range l.trees[:len(jobs)] {
 			if len(t.pend) > 0 {
 				t.scatter(l.eval)

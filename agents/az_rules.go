@@ -30,7 +30,7 @@ func sameRules(a, b env.Rules) bool {
 type gameCheck struct {
 	net  *env.Game // the network's game
 	ok   *env.Game // the last game found to be the same
-	ckpt string    // the checkpoint, for the message
+	what string    // the network, for the message: "checkpoint PATH"
 }
 
 // check returns an error if s is not a position of the network's game.
@@ -40,8 +40,8 @@ func (c *gameCheck) check(s *env.State) error {
 		return nil
 	}
 	if !sameRules(g.Rules(), c.net.Rules()) {
-		return fmt.Errorf("agents: checkpoint %s was trained for the rules %s (%s), not for this game's %s (%s)",
-			c.ckpt, c.net.Name(), c.net.Rules(), g.Name(), g.Rules())
+		return fmt.Errorf("agents: %s was trained for the rules %s (%s), not for this game's %s (%s)",
+			c.what, c.net.Name(), c.net.Rules(), g.Name(), g.Rules())
 	}
 	c.ok = g
 	return nil

@@ -184,6 +184,13 @@ func TestNeuralAgentsCheckTheirSpecs(t *testing.T) {
 			checkSpecError(t, spec, want)
 		}
 	}
+	// Validate builds nothing but still finds a missing file.
+	if err := agents.Validate("az:ckpt=" + dir + "/none.ckpt"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("Validate with a missing checkpoint: %v", err)
+	}
+	if err := agents.Validate("neural:ckpt=" + ckpt); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
 	checkSpecError(t, "neural:ckpt="+ckpt+",temp=-1", `temp="-1": want a number from 0 to 100`)
 	checkSpecError(t, "az:ckpt="+ckpt+",batch=0", `batch="0": want an integer from 1 to 1024`)
 	checkSpecError(t, "az:ckpt="+ckpt+",sims=x", `sims="x"`)

@@ -26,6 +26,13 @@ import (
 // carries the virtual loss of every leaf of a round.
 const maxBatch = 1024
 
+// batched is what a tree needs for batched rounds.
+type batched struct {
+	batch    int       // leaves per round; 0 or 1: one at a time, unbatched
+	pend     []pending // leaves of the running round
+	pendPath []int32   // their paths, end to end
+}
+
 // pending is a leaf selected in the running round, waiting for its
 // evaluation.
 type pending struct {

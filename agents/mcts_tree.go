@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"slices"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -30,28 +31,28 @@ type tree struct {
 	// cur is the position of the running simulation. It lives here rather
 	// than on the stack because the evaluator, an interface, receives a
 	// pointer to it, which would move a local to the heap every time.
-	cur      env.State
-	path     []int32
-	prior    [env.MaxActions]float32
-	eval     Evaluator
-	rng      xorshift
-	c        float32
-	puct     bool
-	kind     env.RewardKind
-	batch    int       // leaves per round of a batched search; 0 or 1: one at a time
-	pend     []pending // leaves of the running round (mcts_batch.go)
-	pendPath []int32   // their paths, end to end
+	cur   env.State
+	path  []int32
+	prior [env.MaxActions]float32
+	eval  Evaluator
+	rng   xorshift
+	c     float32
+	puct  bool
+	kind  env.RewardKind
+
+	batched // the rounds of a batched search (mcts_batch.go)
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
 	return &tree{
-		path:  make([]int32, 0, 128),
-		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
-		rng:   newXorshift(splitSeed(seed, 2)),
-		c:     float32(cfg.C),
-		puct:  cfg.PUCT,
-		kind:  cfg.Reward,
-		batch: cfg.Batch,
+		path: make([]int32, 0, 128),
+		eval: cfg.NewEvaluator(splitSeed(seed, 1)),
+		rng:  newXorshift(splitSeed(seed, 2)),
+		c:    float32(cfg.C),
+		puct: cfg.PUCT,
+		kind: cfg.Reward,
+
+		batched: batched{batch: cfg.Batch},
 	}
 }
 
@@ -167,8 +168,10 @@ func (t *tree) expand(idx int32, legal env.Mask) {
 		acts[i], acts[j] = acts[j], acts[i]
 	}
 	first := int32(len(t.nodes))
-	for _, a := range acts[:n] {
-		t.nodes = append(t.nodes, node{action: a, prior: t.prior[a]})
+	t.nodes = slices.Grow(t.nodes, n)[:int(first)+n] // one capacity check, not one per child
+	kids := t.nodes[first:]
+	for i, a := range acts[:n] {
+		kids[i] = node{action: a, prior: t.prior[a]}
 	}
 	t.nodes[idx].first = first
 	t.nodes[idx].kids = int8(n)

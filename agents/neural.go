@@ -2,7 +2,10 @@ package agents
 
 import (
 	"fmt"
+	"os"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
@@ -32,6 +35,13 @@ func (p *Params) ckpt() string {
 	path := p.String("ckpt", "")
 	if path == "" {
 		p.fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
+	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		// Checked here, before Done, so that Validate catches it too.
+		why := "is a directory"
+		if err != nil {
+			why = err.Error()
+		}
+		p.fail("ckpt", path, "a network checkpoint file ("+why+")")
 	}
 	return path
 }
@@ -50,12 +60,46 @@ func (p *Params) seed(def uint64) uint64 {
 	return s
 }
 
-// loadAgentNet reads the network of a checkpoint for an agent.
+// netCache keeps the networks loaded by agent specs, so that a tournament
+// building an agent per game reads each checkpoint once. A network is read
+// only (each agent makes its own predictors), so agents share it. An entry
+// is used only while the file keeps its size and modification time; the
+// cache holds the last few files.
+var netCache struct {
+	sync.Mutex
+	entries []netEntry
+}
+
+type netEntry struct {
+	path  string
+	size  int64
+	mtime time.Time
+	net   *nn.Net
+}
+
+// netCacheSize is the number of checkpoints netCache keeps.
+const netCacheSize = 8
+
+// loadAgentNet reads the network of a checkpoint for an agent, or takes it
+// from netCache.
 func loadAgentNet(path string) (*nn.Net, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("agents: loading the network: %w", err)
+	}
+	netCache.Lock()
+	defer netCache.Unlock()
+	for _, e := range netCache.entries {
+		if e.path == path && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
+			return e.net, nil
+		}
+	}
 	net, err := nn.LoadNet(path)
 	if err != nil {
 		return nil, fmt.Errorf("agents: loading the network: %w", err)
 	}
+	e := netEntry{path: path, size: fi.Size(), mtime: fi.ModTime(), net: net}
+	netCache.entries = append([]netEntry{e}, netCache.entries[:min(len(netCache.entries), netCacheSize-1)]...)
 	return net, nil
 }
 
@@ -98,7 +142,7 @@ type Neural struct {
 func NewNeural(net *nn.Net, ckpt string, temp float64, seed uint64) *Neural {
 	n := &Neural{
 		eval:  NewNetEvaluator(net, 1),
-		games: gameCheck{net: netGame(net), ckpt: ckpt},
+		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
 		temp:  float32(temp),
 		rng:   newXorshift(seed),
 		desc:  fmt.Sprintf("neural:ckpt=%s,temp=%g", ckpt, temp),
