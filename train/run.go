@@ -248,6 +248,7 @@ func configDiff(a, b []byte) string {
 	}
 	ca.Stop, cb.Stop = Stop{}, Stop{}
 	ca.Workers, cb.Workers = 0, 0
+	ca.Output, cb.Output = "", "" // the run directory may have moved
 	var diffs []string
 	ma, mb := topLevel(ca), topLevel(cb)
 	for _, k := range sortedKeys(typeOfConfig) {

@@ -39,8 +39,9 @@ func TestTrainCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "1 iterations") || !strings.Contains(errs, "iter 1:") {
 		t.Fatalf("train: status %d\n%s\n%s", code, out, errs)
 	}
-	// --resume DIR reads the run's own config; the stop condition may grow.
-	code, out, errs = urim(t, "", "train", "--resume", dir, "--set", "stop.iterations=2")
+	// --resume DIR reads the run's own config (the directory spelled
+	// differently); the stop condition may grow.
+	code, out, errs = urim(t, "", "train", "--resume", dir+"/", "--set", "stop.iterations=2")
 	if code != 0 || !strings.Contains(out, "2 iterations") || !strings.Contains(errs, "resuming") {
 		t.Fatalf("resume: status %d\n%s\n%s", code, out, errs)
 	}
