@@ -62,6 +62,9 @@ type run struct {
 	head  []string
 	start time.Time
 	base  float64 // elapsed seconds before this session
+	final bool    // the iteration just run was the last that fits the time budget
+	// lastIterS is the previous iteration's duration in this session.
+	lastIterS float64
 }
 
 // Run trains as cfg says until its stop condition, ctx's end (Ctrl-C) or an
@@ -84,6 +87,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		}
 		if cfg.Stop.Time > 0 && r.elapsed() >= cfg.Stop.Time.Std().Seconds() {
 			fmt.Fprintf(r.log, "train: time budget %v spent\n", cfg.Stop.Time.Std())
+			if err := r.evaluateLast(ctx); err != nil {
+				return sum, err
+			}
 			break
 		}
 		m, err := r.iteration(ctx, it)
@@ -96,6 +102,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			return sum, err
 		}
 		sum.Last = *m
+		if r.final {
+			fmt.Fprintf(r.log, "train: time budget %v: another iteration would not fit\n", cfg.Stop.Time.Std())
+			break
+		}
 	}
 	sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
 	return sum, nil
@@ -324,26 +334,15 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	// Evaluation and gating.
 	best, bestElo := r.st.Best, r.st.BestElo
 	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
-	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+time.Since(t0).Seconds() >= b {
-		last = true // the next iteration would not fit in the time budget
+	// The next iteration is estimated to take as long as the longest of
+	// this one so far and the previous one (saving and plotting included).
+	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+max(time.Since(t0).Seconds(), r.lastIterS) >= b {
+		last, r.final = true, true // the next iteration would not fit in the time budget
 	}
 	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
-		ev, err := r.evaluate(ctx, it, r.net)
-		if err != nil {
+		var err error
+		if best, bestElo, err = r.rate(ctx, it, m); err != nil {
 			return nil, err
-		}
-		copy(m.Scores, ev.scores)
-		m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
-		// Without gating the best network is the one with the highest Elo
-		// so far; with gating, the one that last passed the SPRT.
-		promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
-		if cfg.Evaluation.Gating.Enabled {
-			if promote, err = r.gate(ctx, it, r.net); err != nil {
-				return nil, err
-			}
-		}
-		if promote {
-			best, bestElo = it, &ev.elo
 		}
 	} else if cfg.Evaluation.Every == 0 {
 		best = it
@@ -379,6 +378,7 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		fmt.Fprintf(r.log, "train: %v\n", err)
 	}
 	fmt.Fprintln(r.log, summaryLine(m))
+	r.lastIterS = time.Since(t0).Seconds()
 	return m, nil
 }
 
@@ -407,4 +407,76 @@ func saveRecords(path string, recs []evaluate.Record) error {
 		st.Add(rec)
 	}
 	return st.Save()
+}
+
+// rate evaluates iteration it's network (r.net) into m and returns the best
+// iteration and its Elo afterwards: without gating the network with the
+// highest Elo so far, with gating the one that last passed the SPRT.
+func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, error) {
+	ev, err := r.evaluate(ctx, it, r.net)
+	if err != nil {
+		return 0, nil, err
+	}
+	copy(m.Scores, ev.scores)
+	m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
+	promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
+	if r.cfg.Evaluation.Gating.Enabled {
+		if promote, err = r.gate(ctx, it, r.net); err != nil {
+			return 0, nil, err
+		}
+	}
+	if promote {
+		return it, &ev.elo, nil
+	}
+	return r.st.Best, r.st.BestElo, nil
+}
+
+// evaluateLast evaluates the last completed iteration when a time budget
+// ran out before it could be marked as the last: its metrics row gets the
+// scores and the Elo, and best.ckpt may change, committed again as usual.
+func (r *run) evaluateLast(ctx context.Context) error {
+	it := r.st.Iteration
+	n := len(r.table.Rows)
+	if it == 0 || r.cfg.Evaluation.Every == 0 || n == 0 || r.table.Column("elo")[n-1] == r.table.Column("elo")[n-1] {
+		return nil // nothing to rate, or rated already
+	}
+	m := &Metrics{Scores: make([]float64, len(r.cfg.Evaluation.Opponents))}
+	best, bestElo, err := r.rate(ctx, it, m)
+	if err != nil {
+		return err
+	}
+	row := r.table.Rows[n-1]
+	set := func(col string, v float64) {
+		for k, h := range r.table.Header {
+			if h == col && k < len(row) {
+				row[k] = cell(v)
+			}
+		}
+	}
+	for i, o := range r.cfg.Evaluation.Opponents {
+		set(scoreColumn(o), m.Scores[i])
+	}
+	set("elo", m.Elo)
+	set("elo_lo95", m.EloLo)
+	set("elo_hi95", m.EloHi)
+	set("best", float64(best))
+	if best == it {
+		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), CheckpointPath(r.dir, it)); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
+	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, it); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	st := r.st
+	st.Best, st.BestElo = best, bestElo
+	if err := writeState(r.dir, st); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.st = st
+	if _, err := WritePlots(r.dir, r.table); err != nil {
+		fmt.Fprintf(r.log, "train: %v\n", err)
+	}
+	fmt.Fprintf(r.log, "iter %d: Elo %.0f [%.0f, %.0f]; best %d\n", it, m.Elo, m.EloLo, m.EloHi, best)
+	return nil
 }

@@ -311,3 +311,22 @@ func TestGating(t *testing.T) {
 		t.Errorf("metrics best %v, state %d", b, st.Best)
 	}
 }
+
+// TestTimeBudget stops a run without an iteration cap once the next
+// iteration would not fit in stop.time, and evaluates the last one.
+func TestTimeBudget(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var log bytes.Buffer
+	sum, err := Run(context.Background(), tinyConfig(t, dir, "stop.iterations=0", "stop.time=300ms", "evaluation.every=1000"), Options{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	elo := tab.Column("elo")
+	if sum.Iterations < 1 || len(elo) != sum.Iterations || elo[len(elo)-1] != elo[len(elo)-1] {
+		t.Errorf("%d iterations, Elo column %v: want the last iteration evaluated", sum.Iterations, elo)
+	}
+	if !strings.Contains(log.String(), "time budget 300ms") {
+		t.Errorf("no time-budget note in the log:\n%s", log.String())
+	}
+}
