@@ -4,32 +4,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 // progress returns a callback for done of total units: a progress bar on
 // Options.Bars (a terminal), or else a plain log line now and then.
 func (r *run) progress(desc, unit string) func(done, total int) {
 	if r.opt.Bars != nil {
-		var bar *progressbar.ProgressBar
-		return func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total,
-					progressbar.OptionSetWriter(r.opt.Bars),
-					progressbar.OptionSetDescription(desc),
-					progressbar.OptionShowCount(),
-					progressbar.OptionSetItsString(unit),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetWidth(30),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish(),
-				)
-			}
-			_ = bar.Set(done)
-			if done == total {
-				_ = bar.Finish()
-			}
-		}
+		return progress.Func(r.opt.Bars, desc, unit)
 	}
 	// Plain lines: one every logEvery at most, so a log stays short.
 	var start, last time.Time
