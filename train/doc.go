@@ -20,7 +20,7 @@
 // evaluates through the evaluate package every few iterations, and commits
 // with a row of metrics.csv and then state.json. Every file is written
 // atomically, so a run killed at any moment resumes ([Options.Resume]) from
-// its last committed iteration, and with one worker the resumed run equals an
-// uninterrupted one bit for bit: every iteration draws its randomness from
-// the run's seed and its own number.
+// its last committed iteration, and the resumed run equals an uninterrupted
+// one bit for bit (without a time budget): every iteration draws its
+// randomness from the run's seed and its own number.
 package train

@@ -114,12 +114,16 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 func (r *run) elapsed() float64 { return r.base + time.Since(r.start).Seconds() }
 
 // progressOf returns how far through the run iteration it starts, from 0 to
-// 1: by iterations when they are capped, else by the time budget.
+// 1: by iterations or by the time budget, whichever limit is nearer.
 func (r *run) progressOf(it int) float64 {
+	p := 0.0
 	if n := r.cfg.Stop.Iterations; n > 0 {
-		return float64(it-1) / float64(n)
+		p = float64(it-1) / float64(n)
 	}
-	return r.elapsed() / r.cfg.Stop.Time.Std().Seconds()
+	if b := r.cfg.Stop.Time.Std().Seconds(); b > 0 {
+		p = max(p, r.elapsed()/b)
+	}
+	return p
 }
 
 // setup prepares the directory: a new run (initial network, config.yaml,
