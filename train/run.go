@@ -306,13 +306,13 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		before := policyOf(r.net, probe)
 		bar := r.progress(fmt.Sprintf("iter %d training", it), "steps")
 		t1 := time.Now()
-		ls, err := r.learn.train(ctx, r.buf, steps, derive(cfg.Seed, 0x747261696e, uint64(it)), r.progressOf(it), bar)
+		ts, err := r.learn.train(ctx, r.buf, steps, derive(cfg.Seed, 0x747261696e, uint64(it)), r.progressOf(it), bar)
 		if err != nil {
 			return nil, err
 		}
 		m.Steps = steps
 		m.StepsPerS = float64(steps) / math.Max(time.Since(t1).Seconds(), 1e-9)
-		m.PolicyLoss, m.ValueLoss, m.LR = ls.policy, ls.value, ls.lr
+		m.PolicyLoss, m.ValueLoss, m.LR = ts.policy, ts.value, ts.lr
 		if math.IsNaN(m.PolicyLoss) || math.IsInf(m.PolicyLoss, 0) || math.IsNaN(m.ValueLoss) || math.IsInf(m.ValueLoss, 0) {
 			return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.PolicyLoss, m.ValueLoss)
 		}
