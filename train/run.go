@@ -414,8 +414,9 @@ func saveRecords(path string, recs []evaluate.Record) error {
 }
 
 // rate evaluates iteration it's network (r.net) into m and returns the best
-// iteration and its Elo afterwards: without gating the network with the
-// highest Elo so far, with gating the one that last passed the SPRT.
+// iteration and its Elo afterwards: without gating the network just rated
+// (AlphaZero plays its latest network; a single evaluation's Elo is too noisy
+// to pick among networks), with gating the one that last passed the SPRT.
 func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, error) {
 	ev, err := r.evaluate(ctx, it, r.net)
 	if err != nil {
@@ -423,7 +424,7 @@ func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, erro
 	}
 	copy(m.Scores, ev.scores)
 	m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
-	promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
+	promote := true
 	if r.cfg.Evaluation.Gating.Enabled {
 		if promote, err = r.gate(ctx, it, r.net); err != nil {
 			return 0, nil, err
