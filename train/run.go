@@ -156,7 +156,7 @@ func (r *run) setup() error {
 	}
 	switch {
 	case exists && !r.opt.Resume:
-		return fmt.Errorf("%w: %s (iteration %d); resume it with --resume or choose another output", ErrRunExists, r.dir, st.Iteration)
+		return fmt.Errorf("%w: %s (iteration %d); continue it with --resume, or start another with --set output=DIR", ErrRunExists, r.dir, st.Iteration)
 	case !exists && r.opt.Resume:
 		return fmt.Errorf("train: nothing to resume in %s (no %s)", r.dir, stateFile)
 	case exists:
