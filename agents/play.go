@@ -48,7 +48,7 @@ type MoveEvent struct {
 	// ply count before the move, Action the (legal) action played.
 	Player, Ply, Action int
 	// Search is the mover's report on this decision when the agent is a
-	// [Searcher], nil otherwise.
+	// [Searcher], nil otherwise. It is the hook's to keep.
 	Search *SearchInfo
 }
 
@@ -85,7 +85,7 @@ func PlayGame(ctx context.Context, start env.State, players [2]Agent, hook func(
 		if hook != nil {
 			ev := MoveEvent{Before: &s, Player: seat, Ply: s.Ply(), Action: a}
 			if sr, ok := players[seat].(Searcher); ok {
-				info := sr.LastSearch()
+				info := sr.LastSearch() // the hook may keep it
 				ev.Search = &info
 			}
 			if err := hook(ev); err != nil {

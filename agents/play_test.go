@@ -29,7 +29,13 @@ func TestPlayGameHookSeesEveryMove(t *testing.T) {
 	var events []agents.MoveEvent
 	var befores []env.State
 	end, err := agents.PlayGame(context.Background(), g.Start(), players, func(ev agents.MoveEvent) error {
+		// Before and Search belong to the loop: keep copies.
 		befores = append(befores, *ev.Before)
+		if ev.Search != nil {
+			info := *ev.Search
+			ev.Search = &info
+		}
+		ev.Before = nil
 		events = append(events, ev)
 		return nil
 	})

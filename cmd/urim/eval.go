@@ -52,7 +52,7 @@ Examples:
 			fc := &m.cfg
 			config := fs.String("config", "", "tournament config (YAML)")
 			list := fs.String("agents", "", "comma-separated agent specs (instead of --config)")
-			fs.Var(formatFlag{&fc.Format}, "format", "round_robin (every pair meets) or gauntlet (the first agent plays each other)")
+			fs.Var(formatFlag{&fc.Format}, "format", "tournament `format`: round_robin (every pair meets) or gauntlet (the first agent plays each other)")
 			fs.Var(gauntletFlag{&fc.Format}, "gauntlet", "short for --format gauntlet")
 			fs.StringVar(&fc.Anchor, "anchor", "", "agent whose rating is fixed (default: random if present, else the first)")
 			fs.Float64Var(&fc.AnchorElo, "anchor-elo", 0, "the anchor's rating")
