@@ -60,7 +60,7 @@ const maxHeader = 1 << 16
 // MarshalBinary returns the file form of t.
 func (t *Table) MarshalBinary() ([]byte, error) {
 	h := header{Rules: t.rules, RulesText: t.rules.String(), RulesVersion: env.RulesVersion, MaxSeeds: t.k,
-		Positions: t.positions(), ValueBytes: t.vw, RankBytes: 1, PayloadBytes: uint64(len(t.data))}
+		Positions: t.positions(), ValueBytes: t.vw, RankBytes: t.rw, PayloadBytes: uint64(len(t.data))}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return nil, err
@@ -166,8 +166,11 @@ func Parse(b []byte) (*Table, error) {
 	if h.MaxSeeds < 0 || h.MaxSeeds > MaxSeeds || h.MaxSeeds > h.Rules.Total() {
 		return nil, fmt.Errorf("%w: header max_seeds %d out of range", ErrCorrupt, h.MaxSeeds)
 	}
-	t := newTable(h.Rules, c, h.MaxSeeds)
-	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.RankBytes != 1 || h.PayloadBytes != t.payloadSize() {
+	if h.RankBytes != 1 && h.RankBytes != 2 {
+		return nil, fmt.Errorf("%w: header rank_bytes %d (want 1 or 2)", ErrCorrupt, h.RankBytes)
+	}
+	t := newTable(h.Rules, c, h.MaxSeeds, h.RankBytes)
+	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize() {
 		return nil, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, payload %d) do not fit K=%d under %s",
 			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
 	}

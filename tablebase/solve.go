@@ -11,10 +11,9 @@ import (
 	"github.com/urim-rl/urim/env"
 )
 
-// MaxRank is the largest progress rank stored; larger ranks are stored as
-// MaxRank (see docs/tablebase.md: the agent's guarantee needs exact ranks,
-// and every build so far stays far below it).
-const MaxRank = 255
+// MaxRank is the largest progress rank a table stores: a layer needing more
+// sweeps is an error (no build within reach comes near it).
+const MaxRank = 65535
 
 // Options tune a build. The zero value uses every core and reports nothing.
 type Options struct {
@@ -51,7 +50,7 @@ type solver struct {
 	k   int
 	lo  [][]uint8 // lo[n][pos]: lower bound of the mover's seeds
 	hi  [][]uint8 // hi[n][pos]: upper bound
-	rk  [][]uint8 // rk[n][pos]: the sweep at which hi last changed (capped)
+	rk  [][]uint16 // rk[n][pos]: the sweep at which hi last changed (capped)
 	// cache holds the current layer's moves, P slots a board (see pack);
 	// own the mover's row seeds of each board.
 	cache []uint64
@@ -76,7 +75,7 @@ func Build(ctx context.Context, r env.Rules, k int, opt Options) (*Table, []Laye
 		opt.Workers = runtime.NumCPU()
 	}
 	s := &solver{r: c, x: newIndex(c.n, k), k: k, opt: opt,
-		lo: make([][]uint8, k+1), hi: make([][]uint8, k+1), rk: make([][]uint8, k+1)}
+		lo: make([][]uint8, k+1), hi: make([][]uint8, k+1), rk: make([][]uint16, k+1)}
 	var total uint64
 	for n := 0; n <= k; n++ {
 		total += s.x.boards(n) * uint64(c.slots(n))
@@ -91,7 +90,13 @@ func Build(ctx context.Context, r env.Rules, k int, opt Options) (*Table, []Laye
 		done += s.x.boards(n) * uint64(c.slots(n))
 		stats = append(stats, st)
 	}
-	t := newTable(r, c, k)
+	rw := 1
+	for _, st := range stats {
+		if st.MaxRank > 255 {
+			rw = 2
+		}
+	}
+	t := newTable(r, c, k, rw)
 	t.data = s.encode(t)
 	t.index()
 	return t, stats, nil
@@ -106,7 +111,7 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 	size := s.x.boards(n) * uint64(slots)
 	lo, hi := make([]uint8, size), make([]uint8, size)
 	lo2, hi2 := make([]uint8, size), make([]uint8, size)
-	rk := make([]uint8, size)
+	rk := make([]uint16, size)
 	for i := range hi {
 		hi[i] = uint8(n)
 	}
@@ -128,6 +133,9 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 		}
 		if changed == 0 {
 			break
+		}
+		if sweep == MaxRank {
+			return st, fmt.Errorf("tablebase: layer %d needs more than %d sweeps", n, MaxRank)
 		}
 	}
 	var b [16]uint8
@@ -158,7 +166,7 @@ const chunk = 4096
 
 // sweep computes one round of the Bellman update from (lo, hi) into
 // (lo2, hi2) and returns the number of positions that changed.
-func (s *solver) sweep(n, sweep int, lo, hi, lo2, hi2, rk []uint8) uint64 {
+func (s *solver) sweep(n, sweep int, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
 	boards := s.x.boards(n)
 	var next atomic.Uint64
 	var changed atomic.Uint64
@@ -208,7 +216,7 @@ func unpack(v uint64, n int) move {
 // boards updates the boards of ranks first … last-1 in layer n. The first
 // sweep generates the moves and keeps them in s.cache (P slots a board);
 // later sweeps read them back.
-func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2, rk []uint8) uint64 {
+func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
 	r := &s.r
 	slots := uint64(r.slots(n))
 	var b [16]uint8
@@ -281,7 +289,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2, rk [
 				changed++
 			}
 			if hi2[i] != hi[i] {
-				rk[i] = uint8(min(sweep, MaxRank))
+				rk[i] = uint16(sweep)
 			}
 		}
 	}

@@ -25,17 +25,18 @@ type Table struct {
 	k     int
 	x     *index
 	vw    int // bytes per stored bound pair: 1 or 2
+	rw    int // bytes per stored rank: 1 or 2
 	// data is the file's payload: every position's pair code (vw bytes,
-	// little-endian), then every position's rank (one byte), layer after
-	// layer, in index order.
+	// little-endian), then every position's rank (rw bytes, little-endian),
+	// layer after layer, in index order.
 	data    []byte
 	offset  []uint64 // offset[n]: first position of layer n; offset[K+1] = count
 	ranks   uint64   // byte offset of the ranks in data
 	decodes [][2]uint8
 }
 
-func newTable(er env.Rules, c rules, k int) *Table {
-	t := &Table{rules: er, r: c, k: k, x: newIndex(c.n, k)}
+func newTable(er env.Rules, c rules, k, rw int) *Table {
+	t := &Table{rules: er, r: c, k: k, x: newIndex(c.n, k), rw: rw}
 	t.rules.Trigger = append([]int(nil), er.Trigger...)
 	t.rules.Chain = append([]int(nil), er.Chain...)
 	t.vw = 1
@@ -62,7 +63,7 @@ func pairCode(l, u int) int { return u*(u+1)/2 + l }
 func (t *Table) positions() uint64 { return t.offset[t.k+1] }
 
 // payloadSize is the size of data.
-func (t *Table) payloadSize() uint64 { return t.positions() * uint64(t.vw+1) }
+func (t *Table) payloadSize() uint64 { return t.positions() * uint64(t.vw+t.rw) }
 
 // index sets the derived offsets once data is in place.
 func (t *Table) index() { t.ranks = t.positions() * uint64(t.vw) }
@@ -81,7 +82,11 @@ func (s *solver) encode(t *Table) []byte {
 			} else {
 				data[2*g], data[2*g+1] = byte(c), byte(c>>8)
 			}
-			data[ranks+g] = s.rk[n][i]
+			if r := s.rk[n][i]; t.rw == 1 {
+				data[ranks+g] = byte(r)
+			} else {
+				data[ranks+2*g], data[ranks+2*g+1] = byte(r), byte(r>>8)
+			}
 		}
 	}
 	return data
@@ -110,7 +115,12 @@ func (t *Table) entry(g uint64) (lo, hi, rank int) {
 		c = int(t.data[2*g]) | int(t.data[2*g+1])<<8
 	}
 	p := t.decodes[c]
-	return int(p[0]), int(p[1]), int(t.data[t.ranks+g])
+	if t.rw == 1 {
+		rank = int(t.data[t.ranks+g])
+	} else {
+		rank = int(t.data[t.ranks+2*g]) | int(t.data[t.ranks+2*g+1])<<8
+	}
+	return int(p[0]), int(p[1]), rank
 }
 
 // lookup returns the global index of a canonical board with n seeds and
