@@ -131,6 +131,9 @@ func LoadFor(path string, r env.Rules) (*Table, error) {
 
 // Parse reads a table from its file form. The table keeps b as its payload.
 func Parse(b []byte) (*Table, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrNotTable)
+	}
 	if len(b) < 16 {
 		if len(b) >= 8 && bytes.Equal(b[:8], magic[:]) || bytes.HasPrefix(magic[:], b) {
 			return nil, fmt.Errorf("%w: %d bytes, shorter than the fixed header", ErrTruncated, len(b))

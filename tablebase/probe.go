@@ -36,12 +36,12 @@ func (t *Table) Probe(s *env.State) (Entry, error) {
 	}
 	mover := s.ToMove()
 	n := s.RowSeeds(0) + s.RowSeeds(1)
+	if n > t.k && !s.Terminal() {
+		return Entry{Seeds: n}, fmt.Errorf("%w: %d seeds on the board, the table holds at most %d", ErrNotInTable, n, t.k)
+	}
 	if s.Terminal() {
 		own := s.RowSeeds(mover)
 		return Entry{Seeds: n, Lower: own, Upper: own}, nil
-	}
-	if n > t.k {
-		return Entry{Seeds: n}, fmt.Errorf("%w: %d seeds on the board, the table holds at most %d", ErrNotInTable, n, t.k)
 	}
 	b := canonical(s, t.r.p)
 	g, ok := t.lookup(&b, n, s.Store(mover))
@@ -54,9 +54,13 @@ func (t *Table) Probe(s *env.State) (Entry, error) {
 
 // check reports whether s is played under the table's rules.
 func (t *Table) check(s *env.State) error {
+	if t.matched.Load() == s.Game() {
+		return nil
+	}
 	if d := sameRules(t.rules, s.Game().Rules()); d != "" {
 		return fmt.Errorf("%w: table for %s, position under %s (%s)", ErrMismatch, t.rules.Name, s.Game().Name(), d)
 	}
+	t.matched.Store(s.Game())
 	return nil
 }
 

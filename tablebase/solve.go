@@ -45,17 +45,17 @@ type LayerStats struct {
 
 // solver holds the bounds of every layer solved so far.
 type solver struct {
-	r   rules
-	x   *index
-	k   int
-	lo  [][]uint8 // lo[n][pos]: lower bound of the mover's seeds
-	hi  [][]uint8 // hi[n][pos]: upper bound
-	rk  [][]uint16 // rk[n][pos]: the sweep at which hi last changed (capped)
+	r  rules
+	x  *index
+	k  int
+	lo [][]uint8  // lo[n][pos]: lower bound of the mover's seeds
+	hi [][]uint8  // hi[n][pos]: upper bound
+	rk [][]uint16 // rk[n][pos]: the sweep at which hi last changed (capped)
 	// cache holds the current layer's moves, P slots a board (see pack);
 	// own the mover's row seeds of each board.
 	cache []uint64
 	own   []uint8
-	opt Options
+	opt   Options
 }
 
 // Build solves every position with at most k seeds on the board under rules

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync/atomic"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -33,6 +34,7 @@ type Table struct {
 	offset  []uint64 // offset[n]: first position of layer n; offset[K+1] = count
 	ranks   uint64   // byte offset of the ranks in data
 	decodes [][2]uint8
+	matched atomic.Pointer[env.Game] // the last game found to play by t's rules
 }
 
 func newTable(er env.Rules, c rules, k, rw int) *Table {
