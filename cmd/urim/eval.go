@@ -31,7 +31,8 @@ games. The games depend only on the seed, never on --workers. Ctrl-C stops
 between games and keeps the finished ones in the store.
 
 'urim eval sprt A B' runs a sequential probability ratio test instead; see
-'urim eval sprt --help'.
+'urim eval sprt --help'. 'urim eval accuracy' scores an agent against an
+endgame table; see 'urim eval accuracy --help'.
 
 Agents:
 ` + agents.Help() + `
@@ -52,6 +53,12 @@ Examples:
 			out := fs.String("out", "", "directory for report.md, results.json, games.csv and ratings.png")
 			asJSON := fs.Bool("json", false, "print JSON instead of Markdown")
 			return func(io *stdio, args []string) error {
+				if len(args) > 0 && args[0] == "accuracy" {
+					if code := runCommand(accuracyCommand, "urim eval accuracy", args[1:], io); code != 0 {
+						return exitCode(code)
+					}
+					return nil
+				}
 				if len(args) > 0 && args[0] == "sprt" {
 					if code := runCommand(sprtCommand, "urim eval sprt", args[1:], io); code != 0 {
 						return exitCode(code)
