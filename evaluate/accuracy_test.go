@@ -22,21 +22,25 @@ func TestAccuracy(t *testing.T) {
 	if err := tb.Save(path); err != nil {
 		t.Fatal(err)
 	}
+	n := 200
+	if testing.Short() {
+		n = 50
+	}
 	for _, source := range []string{"uniform", "selfplay:greedy"} {
 		perfect, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{
-			Agent: "tb:file=" + path, Table: tb, Positions: 200, Source: source, Seed: 7})
+			Agent: "tb:file=" + path, Table: tb, Positions: n, Source: source, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if perfect.All.Positions != 200 || perfect.All.Best != 200 || perfect.All.Loss != 0 {
-			t.Fatalf("%s: the table's agent: %+v, want 200 of 200 best and no loss", source, perfect.All)
+		if perfect.All.Positions != n || perfect.All.Best != n || perfect.All.Loss != 0 {
+			t.Fatalf("%s: the table's agent: %+v, want %d of %d best and no loss", source, perfect.All, n, n)
 		}
 		rnd, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{
-			Agent: "random", Table: tb, Positions: 200, Source: source, Seed: 7})
+			Agent: "random", Table: tb, Positions: n, Source: source, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rnd.All.Best == 200 || rnd.All.Loss <= 0 || rnd.All.ShareLo > rnd.All.Share || rnd.All.ShareHi < rnd.All.Share {
+		if rnd.All.Best == n || rnd.All.Loss <= 0 || rnd.All.ShareLo > rnd.All.Share || rnd.All.ShareHi < rnd.All.Share {
 			t.Fatalf("%s: random: %+v", source, rnd.All)
 		}
 	}

@@ -1,12 +1,14 @@
 package tablebase
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -57,36 +59,51 @@ const maxHeader = 1 << 16
 //	magic [8]byte | version uint32 | header length uint32 | header JSON |
 //	payload | CRC-32C (Castagnoli) of everything before it, uint32
 
-// MarshalBinary returns the file form of t.
-func (t *Table) MarshalBinary() ([]byte, error) {
+// writeTo writes the file form of t to w.
+func (t *Table) writeTo(w io.Writer) error {
 	h := header{Rules: t.rules, RulesText: t.rules.String(), RulesVersion: env.RulesVersion, MaxSeeds: t.k,
 		Positions: t.positions(), ValueBytes: t.vw, RankBytes: t.rw, PayloadBytes: uint64(len(t.data))}
 	hj, err := json.Marshal(h)
 	if err != nil {
+		return err
+	}
+	head := append(magic[:], 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(head[8:], FormatVersion)
+	binary.LittleEndian.PutUint32(head[12:], uint32(len(hj)))
+	sum := crc32.New(castagnoli)
+	mw := io.MultiWriter(w, sum)
+	for _, part := range [][]byte{head, hj, t.data} {
+		if _, err := mw.Write(part); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	return err
+}
+
+// MarshalBinary returns the file form of t.
+func (t *Table) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.writeTo(&b); err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, 16+len(hj)+len(t.data)+4)
-	out = append(out, magic[:]...)
-	out = binary.LittleEndian.AppendUint32(out, FormatVersion)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(hj)))
-	out = append(out, hj...)
-	out = append(out, t.data...)
-	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
+	return b.Bytes(), nil
 }
 
 // Save writes t to path atomically: a temporary file in the same directory,
 // synced, then renamed over path.
 func (t *Table) Save(path string) error {
-	b, err := t.MarshalBinary()
-	if err != nil {
-		return err
-	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("tablebase: %w", err)
 	}
 	defer os.Remove(f.Name()) // fails harmlessly after the rename
-	if _, err := f.Write(b); err != nil {
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := t.writeTo(bw); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("tablebase: writing %s: %w", path, err)
 	}
