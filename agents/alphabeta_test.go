@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -190,9 +191,131 @@ func TestAlphaBetaSpecErrors(t *testing.T) {
 		"alphabeta:depth=x":     `depth="x"`,
 		"alphabeta:time=soon":   `time="soon": want a duration`,
 		"alphabeta:tt=40":       `tt="40": want an integer from 0 to 28`,
-		"alphabeta:deep=3":      `unknown parameter deep for agent "alphabeta" (accepted: depth, time, tt)`,
+		"alphabeta:deep=3":      `unknown parameter deep for agent "alphabeta" (accepted: depth, tb, time, tt)`,
 		"alphabeta:depth=3,x=1": "unknown parameter x",
 	} {
 		checkSpecError(t, spec, want)
+	}
+}
+
+// TestAlphaBetaTableKeepsDepth is issue 8's reproduction: the table reused
+// a value searched deeper than asked (the same post-capture position is
+// reached at different distances from the root), so at depth 7 the search
+// answered move 4 with -2 where plain minimax at depth 7 gives move 5 with
+// 1.
+func TestAlphaBetaTableKeepsDepth(t *testing.T) {
+	g := env.MustGame(env.Urim)
+	s := mustParse(t, g, "0,0,0,0,1,1/0,0,0,2,12,10 5-5 S 0")
+	const depth = 7
+	want := minimax(&s, depth)
+	for _, bits := range []int{0, 16} {
+		ab := agents.NewAlphaBeta(agents.AlphaBetaConfig{Depth: depth, TTBits: bits})
+		a, err := ab.Act(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := s
+		u.Play(a)
+		if got := int(ab.LastSearch().Value); got != want || -minimax(&u, depth-1) != want {
+			t.Errorf("tt=%d: move %d value %d; minimax value %d (move %d is worth %d)", bits, a, got, want, a, -minimax(&u, depth-1))
+		}
+	}
+}
+
+// refAlphaBeta is the reference for deep cross-checks: plain fail-hard
+// alpha-beta over the same scores as minimax, no table, moves in index
+// order. Pruning provably leaves the value at the root unchanged, so it
+// returns minimax(s, depth) at a fraction of the cost; it shares no code
+// with the agent.
+func refAlphaBeta(s *env.State, depth, alpha, beta int) int {
+	if s.Terminal() || depth == 0 {
+		return minimax(s, 0)
+	}
+	for _, a := range s.Legal().Actions() {
+		t := *s
+		t.Play(a)
+		v := -refAlphaBeta(&t, depth-1, -beta, -alpha)
+		if v >= beta {
+			return beta
+		}
+		alpha = max(alpha, v)
+	}
+	return alpha
+}
+
+// endgameWalks returns n positions reached by 0 to 7 random plies from
+// endgames where one row is nearly empty and the other holds two big pits
+// that lap the board: there captures recur and the same post-capture
+// position is reached at different distances from the root, the case that
+// TestAlphaBetaTableKeepsDepth pins down. The first start is that test's.
+func endgameWalks(g *env.Game, n int, seed uint64) []env.State {
+	starts := []string{
+		"0,0,0,0,1,1/0,0,0,2,12,10 5-5 S 0",
+		"0,0,0,2,12,10/0,0,0,0,1,1 5-5 N 0",
+		"0,0,1,0,0,1/0,0,3,0,13,9 4-5 S 0",
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xe9d))
+	var out []env.State
+	for len(out) < n {
+		s, err := g.ParsePosition(starts[len(out)%len(starts)])
+		if err != nil {
+			panic(err)
+		}
+		for k := rng.IntN(8); k > 0 && !s.Terminal(); k-- {
+			m := s.Legal()
+			s.Play(m.Nth(rng.IntN(m.Count())))
+		}
+		if !s.Terminal() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestAlphaBetaEqualsMinimaxDeep extends the minimax cross-check to depths
+// 7 to 9, on random positions of every preset and on random walks from
+// urim endgames with big pits, where the same position recurs at different
+// distances from the root within one search (the table once mixed those
+// depths; the walks catch it, about one search in thirty). One agent per
+// depth searches the positions in turn with a small table, so entries from
+// earlier positions and iterations are present, as in a game. The
+// reference is checked against plain minimax at depth 7 on the first
+// positions.
+func TestAlphaBetaEqualsMinimaxDeep(t *testing.T) {
+	n, walks := 12, 40 // random positions per preset and depth, endgame walks per depth: a few seconds in all
+	if testing.Short() {
+		n, walks = 3, 12
+	}
+	const inf = 1 << 30
+	check := func(name string, depth int, positions []env.State) {
+		t.Helper()
+		ab := agents.NewAlphaBeta(agents.AlphaBetaConfig{Depth: depth, TTBits: 12})
+		for i, s := range positions {
+			a, err := ab.Act(&s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := refAlphaBeta(&s, depth, -inf, inf)
+			if depth == 7 && i < 2 {
+				if m := minimax(&s, depth); m != want {
+					t.Fatalf("%s depth %d, %v: reference alpha-beta %d, minimax %d", name, depth, s, want, m)
+				}
+			}
+			if got := int(ab.LastSearch().Value); got != want {
+				t.Fatalf("%s depth %d, %v: alpha-beta value %d, minimax %d", name, depth, s, got, want)
+			}
+			u := s
+			u.Play(a)
+			if v := -refAlphaBeta(&u, depth-1, -inf, inf); v != want {
+				t.Fatalf("%s depth %d, %v: move %d is worth %d, the best is worth %d", name, depth, s, a, v, want)
+			}
+		}
+	}
+	for depth := 7; depth <= 9; depth++ {
+		for _, name := range env.PresetNames() {
+			g, _ := env.Preset(name)
+			check(name, depth, agenttest.RandomPositions(g, n, uint64(100+depth)))
+		}
+		check("urim endgames", depth, endgameWalks(env.MustGame(env.Urim), walks, uint64(depth)))
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -22,9 +20,16 @@ const ProtocolVersion = 1
 // The session starts with an agent seeded with seed; each new game rebuilds
 // it with the seed given by "newgame seed=N", or else seed plus the number of
 // games started so far. Serve returns nil after "quit" or at the end
-// of r, and an error only when reading or writing fails; bad commands get an
-// "error ..." reply and the session goes on.
+// of r, and an error only when reading or writing fails; bad commands, and
+// lines longer than [MaxLineBytes], get an "error ..." reply and the session
+// goes on.
 func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
+	return serve(r, w, spec, seed, MaxLineBytes)
+}
+
+// serve is Serve with another line limit, so tests reach it with short
+// lines.
+func serve(r io.Reader, w io.Writer, spec string, seed uint64, maxLine int) error {
 	sp, err := ParseSpec(spec)
 	if err != nil {
 		return err
@@ -37,15 +42,29 @@ func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
 	srv.state = srv.game.Start()
 	defer srv.dropAgents()
 
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	lr := newLineReader(r, maxLine)
 	bw := bufio.NewWriter(w)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for {
+		line, err := lr.next(true)
+		var reply string
+		var quit bool
+		switch {
+		case errors.Is(err, errLineTooLong):
+			if head := strings.TrimSpace(line); head == "" || strings.HasPrefix(head, "#") {
+				continue // a comment, however long, gets no reply
+			}
+			reply = fmt.Sprintf("error line longer than %d bytes (the protocol's limit)", maxLine)
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return err
+		default:
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			reply, quit = srv.handle(line)
 		}
-		reply, quit := srv.handle(line)
 		if _, err := bw.WriteString(reply + "\n"); err != nil {
 			return err
 		}
@@ -56,7 +75,6 @@ func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
 			return nil
 		}
 	}
-	return sc.Err()
 }
 
 // server is the state of one protocol session.
@@ -117,7 +135,7 @@ func (s *server) rules(args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("rules: name a preset (%s) or give key=value pairs", strings.Join(env.PresetNames(), ", "))
 	}
-	r, err := ParseRulesLine(strings.Join(args, " "))
+	r, err := env.ParseRulesLine(strings.Join(args, " "))
 	if err != nil {
 		return err
 	}
@@ -134,6 +152,9 @@ func (s *server) rules(args []string) error {
 func (s *server) newGame(args []string) error {
 	s.gameNo++
 	s.gameSeed = s.seed + s.gameNo
+	if len(args) > 1 {
+		return fmt.Errorf("newgame: want at most one seed=N, got %q", strings.Join(args, " "))
+	}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
 		if !ok || k != "seed" {
@@ -141,7 +162,7 @@ func (s *server) newGame(args []string) error {
 		}
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("newgame: seed %q is not a whole number", v)
+			return fmt.Errorf("newgame: seed %q is not a whole number from 0 to 18446744073709551615", v)
 		}
 		s.gameSeed = n
 	}
@@ -205,8 +226,8 @@ func (s *server) search(args []string) string {
 	if err != nil {
 		return "error go: " + oneLine(err.Error())
 	}
-	if err := s.state.Check(act); err != nil {
-		return "error go: the agent chose an illegal action: " + oneLine(err.Error())
+	if err := CheckAction(&s.state, act); err != nil {
+		return "error go: " + oneLine(err.Error())
 	}
 	reply := fmt.Sprintf("bestmove %d", act)
 	if sr, ok := a.(Searcher); ok {
@@ -231,11 +252,16 @@ func (s *server) agentFor(args []string) (Agent, error) {
 	for k, v := range s.spec.Params {
 		params[k] = v
 	}
+	seen := map[string]bool{}
 	for _, opt := range args {
 		k, v, ok := strings.Cut(opt, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("option %q is not key=value", opt)
 		}
+		if seen[k] {
+			return nil, fmt.Errorf("option %s given twice", k)
+		}
+		seen[k] = true
 		if k == "time" {
 			if _, err := strconv.Atoi(v); err == nil {
 				v += "ms"
@@ -243,7 +269,7 @@ func (s *server) agentFor(args []string) (Agent, error) {
 		}
 		params[k] = v
 	}
-	spec := joinSpec(s.spec.Name, params)
+	spec := Spec{Name: s.spec.Name, Params: params}.Canonical()
 	if a, ok := s.agents[spec]; ok {
 		return a, nil
 	}
@@ -254,114 +280,4 @@ func (s *server) agentFor(args []string) (Agent, error) {
 	Reset(a)
 	s.agents[spec] = a
 	return a, nil
-}
-
-// joinSpec writes a spec string with sorted parameters, quoting values that
-// hold commas.
-func joinSpec(name string, params map[string]string) string {
-	if len(params) == 0 {
-		return name
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := params[k]
-		if strings.Contains(v, ",") {
-			v = "'" + v + "'"
-		}
-		parts[i] = k + "=" + v
-	}
-	return name + ":" + strings.Join(parts, ",")
-}
-
-// FormatRulesLine writes rules as the argument of the protocol's rules
-// command: the preset name when r is exactly a preset, else key=value pairs
-// with the YAML keys of env.Rules.
-func FormatRulesLine(r env.Rules) string {
-	if p, err := env.PresetRules(r.Name); err == nil && reflect.DeepEqual(p, r) {
-		return r.Name
-	}
-	ints := func(v []int) string {
-		s := make([]string, len(v))
-		for i, x := range v {
-			s[i] = strconv.Itoa(x)
-		}
-		return strings.Join(s, ",")
-	}
-	name := r.Name
-	if name == "" || strings.ContainsAny(name, " =") {
-		name = "custom"
-	}
-	return fmt.Sprintf("name=%s pits_per_row=%d seeds_per_pit=%d capacity=%d trigger=%s chain=%s grand_slam=%s end_on_majority=%t max_plies=%d",
-		name, r.PitsPerRow, r.SeedsPerPit, r.Capacity, ints(r.Trigger), ints(r.Chain), r.GrandSlam, r.EndOnMajority, r.MaxPlies)
-}
-
-// ParseRulesLine reads the argument of the rules command: a preset name,
-// optionally followed by key=value pairs that change it, or key=value pairs
-// alone (starting from the urim preset).
-func ParseRulesLine(line string) (env.Rules, error) {
-	f := strings.Fields(line)
-	if len(f) == 0 {
-		return env.Rules{}, errors.New("rules: empty")
-	}
-	base := "urim"
-	if !strings.Contains(f[0], "=") {
-		base, f = f[0], f[1:]
-	}
-	r, err := env.PresetRules(base)
-	if err != nil {
-		return r, err
-	}
-	for _, kv := range f {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return r, fmt.Errorf("rules: %q is not key=value", kv)
-		}
-		var err error
-		switch k {
-		case "name":
-			r.Name = v
-		case "pits_per_row":
-			r.PitsPerRow, err = strconv.Atoi(v)
-		case "seeds_per_pit":
-			r.SeedsPerPit, err = strconv.Atoi(v)
-		case "capacity":
-			r.Capacity, err = strconv.Atoi(v)
-		case "trigger":
-			r.Trigger, err = parseInts(v)
-		case "chain":
-			r.Chain, err = parseInts(v)
-		case "grand_slam":
-			r.GrandSlam = env.GrandSlam(v)
-		case "end_on_majority":
-			r.EndOnMajority, err = strconv.ParseBool(v)
-		case "max_plies":
-			r.MaxPlies, err = strconv.Atoi(v)
-		default:
-			return r, fmt.Errorf("rules: unknown key %q (known: name, pits_per_row, seeds_per_pit, capacity, trigger, chain, grand_slam, end_on_majority, max_plies)", k)
-		}
-		if err != nil {
-			return r, fmt.Errorf("rules: %s=%q: %v", k, v, err)
-		}
-	}
-	return r, r.Validate()
-}
-
-func parseInts(s string) ([]int, error) {
-	if s == "" || s == "none" {
-		return nil, nil
-	}
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			return nil, errors.New("want counts separated by commas, such as 2,3")
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }

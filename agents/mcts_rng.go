@@ -1,5 +1,7 @@
 package agents
 
+import "github.com/urim-rl/urim/internal/splitmix"
+
 // xorshift is a xorshift64 generator: a few shifts per draw, no allocation,
 // inlined into the search loops. Its state is never 0.
 type xorshift uint64
@@ -7,10 +9,7 @@ type xorshift uint64
 // newXorshift seeds a generator from seed through a splitmix64 step, so
 // nearby seeds (0, 1, 2, ... for threads) give unrelated streams.
 func newXorshift(seed uint64) xorshift {
-	z := seed + 0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	z ^= z >> 31
+	z := splitmix.Mix(seed)
 	if z == 0 {
 		z = 0x2545F4914F6CDD1D
 	}

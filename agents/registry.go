@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,8 +11,9 @@ import (
 // Builder makes an agent from its parameters. It reads every parameter it
 // accepts through p (getters with defaults and ranges) and must not keep p.
 // seed seeds all of the agent's randomness. [New] checks the parameters once
-// the builder returns; a builder that allocates much (a table, a process)
-// calls p.Done first, so a bad spec costs nothing.
+// the builder returns; a builder that allocates much (a table, a network) or
+// starts a process calls p.Done first and returns its error, so a bad spec
+// costs nothing and [Validate] can check a spec without building it.
 type Builder func(p *Params, seed uint64) (Agent, error)
 
 type entry struct {
@@ -84,11 +86,36 @@ func New(spec string, seed uint64) (Agent, error) {
 	return a, nil
 }
 
-// Validate checks spec without keeping the agent it builds.
+// Validate checks spec as [New] would, without building the agent: the
+// builder runs with parameters whose Done stops it once they are checked,
+// so no table is allocated and no external engine is started. (A builder
+// that does not call Done builds its cheap agent, which is dropped.)
 func Validate(spec string) error {
-	a, err := New(spec, 0)
+	sp, err := ParseSpec(spec)
 	if err != nil {
 		return err
 	}
-	return Close(a)
+	mu.RLock()
+	e, ok := registry[sp.Name]
+	mu.RUnlock()
+	if !ok {
+		return fmt.Errorf("%w %q: unknown agent %q (known: %s)", ErrSpec, spec, sp.Name, strings.Join(Names(), ", "))
+	}
+	p := newParams(sp)
+	p.checkOnly = true
+	a, err := e.build(p, 0)
+	if errors.Is(err, errChecked) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_ = Close(a)
+	if err := p.Done(); !errors.Is(err, errChecked) {
+		return err
+	}
+	return nil
 }
+
+// errChecked stops a builder run by Validate once its parameters are good.
+var errChecked = errors.New("agents: spec checked")

@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,30 @@ type Spec struct {
 
 // String returns the spec as it was written.
 func (s Spec) String() string { return s.text }
+
+// Canonical returns the spec in one form: the name, then the parameters
+// sorted by key ("mcts:c=1.4,sims=200"), values holding a comma quoted, so
+// that two ways of writing the same agent compare equal (the evaluator keys
+// seeds and stored games by it; the engine server its agents).
+func (s Spec) Canonical() string {
+	if len(s.Params) == 0 {
+		return s.Name
+	}
+	keys := make([]string, 0, len(s.Params))
+	for k := range s.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := s.Params[k]
+		if strings.Contains(v, ",") {
+			v = "'" + v + "'"
+		}
+		parts[i] = k + "=" + v
+	}
+	return s.Name + ":" + strings.Join(parts, ",")
+}
 
 // ParseSpec splits a spec string into its name and parameters. It checks the
 // syntax only; [New] checks the name and the parameters against the registry.
@@ -78,6 +103,8 @@ type Params struct {
 	known []string
 	used  map[string]bool
 	err   error
+	// checkOnly makes a successful Done return errChecked ([Validate]).
+	checkOnly bool
 }
 
 func newParams(sp Spec) *Params { return &Params{spec: sp, used: map[string]bool{}} }
@@ -112,15 +139,17 @@ func (p *Params) Int(key string, def, lo, hi int) int {
 	return n
 }
 
-// Float returns the float parameter key, def when absent; it must lie in
-// [lo, hi].
+// Float returns the float parameter key, def when absent; it must be a
+// finite number in [lo, hi] (NaN and ±Inf are refused).
 func (p *Params) Float(key string, def, lo, hi float64) float64 {
 	v, ok := p.lookup(key)
 	if !ok {
 		return def
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < lo || f > hi {
+	// !(f >= lo && f <= hi) also refuses NaN, for which every comparison
+	// is false; ±Inf lies outside every finite range.
+	if err != nil || !(f >= lo && f <= hi) || math.IsInf(f, 0) {
 		p.fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
 		return def
 	}
@@ -187,6 +216,9 @@ func (p *Params) Done() error {
 		}
 		return fmt.Errorf("%w %q: unknown parameter %s for agent %q (accepted: %s)",
 			ErrSpec, p.spec.text, strings.Join(unknown, ", "), p.spec.Name, accepted)
+	}
+	if p.checkOnly {
+		return errChecked
 	}
 	return nil
 }

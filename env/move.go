@@ -28,17 +28,22 @@ func (s *State) Check(a int) error {
 	if s.end != Ongoing {
 		return fmt.Errorf("%w (%s): no action can be played", ErrGameOver, s.end)
 	}
-	if a < 0 || a >= s.g.p {
-		return fmt.Errorf("%w %d: out of range 0..%d (legal: %v)", ErrIllegal, a, s.g.p-1, s.legal.Actions())
-	}
-	if !s.legal.Has(a) {
-		why := "its pit is empty"
-		if s.pits[int(s.toMove)*s.g.p+a] > 0 {
-			why = "it does not feed the opponent's empty row"
-		}
-		return fmt.Errorf("%w %d: %s (legal: %v)", ErrIllegal, a, why, s.legal.Actions())
+	if a < 0 || a >= s.g.p || !s.legal.Has(a) {
+		return fmt.Errorf("%w %d: %s (legal: %v)", ErrIllegal, a, s.illegalWhy(a), s.legal.Actions())
 	}
 	return nil
+}
+
+// illegalWhy says why action a of an ongoing game is illegal: the one
+// wording of Check and Vec.Step's ActionError.
+func (s *State) illegalWhy(a int) string {
+	switch {
+	case a < 0 || a >= s.g.p:
+		return fmt.Sprintf("out of range 0..%d", s.g.p-1)
+	case s.pits[int(s.toMove)*s.g.p+a] > 0:
+		return "it does not feed the opponent's empty row"
+	}
+	return "its pit is empty"
 }
 
 // Play makes the player to move play action a, in place. It allocates nothing

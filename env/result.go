@@ -19,9 +19,13 @@ const (
 	// EndPlyCap: the game reached Rules.MaxPlies; environments report it as
 	// truncated, not terminated.
 	EndPlyCap
+	// EndIllegalAction: the player to move chose an illegal action and lost
+	// (a [Vec] under [IllegalLoss]). The rules never end a State this way;
+	// only an environment's [Episode] carries it.
+	EndIllegalAction
 )
 
-var reasonNames = [...]string{"ongoing", "no_legal_move", "repetition", "majority", "ply_cap"}
+var reasonNames = [...]string{"ongoing", "no_legal_move", "repetition", "majority", "ply_cap", "illegal_action"}
 
 // String returns the reason's snake_case name, as printed in JSON.
 func (r EndReason) String() string {
@@ -40,8 +44,12 @@ func (s *State) FinalStores() [2]int {
 
 // Winner returns 0 or 1 for the player with more seeds in the final stores,
 // or -1 for a draw.
-func (s *State) Winner() int {
-	f := s.FinalStores()
+func (s *State) Winner() int { return Winner(s.FinalStores()) }
+
+// Winner returns 0 or 1 for the player with more seeds in final stores f,
+// or -1 for a draw: the one rule behind State.Winner, Episode.Winner and
+// the evaluator's records.
+func Winner(f [2]int) int {
 	switch {
 	case f[0] > f[1]:
 		return 0

@@ -19,7 +19,10 @@ package env
 // is all zero. docs/tensors.md documents every column.
 //
 // The batch is split into fixed ranges of game indices, one per worker; the
-// workers are started by [NewVec] and live until [Vec.Close]. Stepping
+// workers are started by [NewVec] and live until [Vec.Close], or exit after
+// a quarter of a second without work and start again with the next job, so
+// a Vec dropped without Close is garbage collected with nothing left
+// behind. Stepping
 // allocates nothing and takes no lock per game, and the results do not
 // depend on the number of workers. A Vec is not safe for concurrent use by
 // several goroutines.
@@ -61,10 +64,14 @@ type Vec struct {
 
 // NewVec returns a batch of n games of g, each at the start of its first
 // episode (after its random opening, if any). Call Close when done with it
-// to stop its workers.
+// to stop its workers. A batch that needs more than [VecMaxBytes] is
+// refused.
 func NewVec(g *Game, n int, opt VecOptions) (*Vec, error) {
 	opt, err := opt.normalize(g, n)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckVecMemory(g, n, opt); err != nil {
 		return nil, err
 	}
 	v := &Vec{g: g, n: n, p: g.p, opt: opt, enc: NewEncoder(g, opt.Encoding)}

@@ -3,6 +3,8 @@ package env
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/urim-rl/urim/internal/splitmix"
 )
 
 // vecMaxOpening bounds VecOptions.OpeningPlies: longer random openings reach
@@ -26,7 +28,7 @@ func (v *Vec) openingInto(dst *State, i int, e uint64) {
 	var rng rand.PCG
 	rng.Seed(vecMix(v.opt.Seed^vecMix(uint64(i))), vecMix(e))
 	for try := 0; try < vecOpeningTries; try++ {
-		if vecRandomPlies(dst, k, &rng) {
+		if randomPlies(dst, k, &rng, nil) {
 			return
 		}
 		*dst = v.g.start
@@ -35,11 +37,33 @@ func (v *Vec) openingInto(dst *State, i int, e uint64) {
 		k, v.g.Name(), vecOpeningTries, i, e))
 }
 
-// vecRandomPlies plays k random plies in s, each drawn uniformly among the
-// moves that do not end the game. It reports false, leaving s partly
-// played, when it reaches a position where every move ends the game.
-func vecRandomPlies(s *State, k int, rng *rand.PCG) bool {
-	for range k {
+// RandomOpening returns the actions of plies random plies from the start of
+// g, each drawn uniformly among the moves that do not end the game, from a
+// generator seeded with seed alone. It is the one opening generator: a
+// [Vec]'s openings (VecOptions.OpeningPlies) and the evaluator's come from
+// it. It starts over when it reaches a position where every move ends the
+// game, and panics if that happens a thousand times in a row (no preset
+// comes near).
+func (g *Game) RandomOpening(plies int, seed uint64) []int {
+	moves := make([]int, plies)
+	var rng rand.PCG
+	rng.Seed(splitmix.Mix(seed), 0x6f70656e)
+	for try := 0; try < vecOpeningTries; try++ {
+		s := g.start
+		if randomPlies(&s, plies, &rng, moves) {
+			return moves
+		}
+	}
+	panic(fmt.Sprintf("env: no %d-ply opening of %s that leaves the game running in %d tries (seed %d)",
+		plies, g.Name(), vecOpeningTries, seed))
+}
+
+// randomPlies plays k random plies in s, each drawn uniformly among the
+// moves that do not end the game, writing them to moves[:k] when moves is
+// not nil. It reports false, leaving s partly played, when it reaches a
+// position where every move ends the game. It allocates nothing.
+func randomPlies(s *State, k int, rng *rand.PCG, moves []int) bool {
+	for ply := range k {
 		m := s.legal
 		for {
 			if m == 0 {
@@ -50,6 +74,9 @@ func vecRandomPlies(s *State, k int, rng *rand.PCG) bool {
 			t.Play(a)
 			if t.end == Ongoing {
 				*s = t
+				if moves != nil {
+					moves[ply] = a
+				}
 				break
 			}
 			m &^= 1 << uint(a) // rejection keeps the draw uniform over the rest
@@ -58,11 +85,6 @@ func vecRandomPlies(s *State, k int, rng *rand.PCG) bool {
 	return true
 }
 
-// vecMix is the splitmix64 finalizer: it spreads nearby integers (game
-// indices, episode counters) over the whole 64-bit range.
-func vecMix(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-	x = (x ^ x>>27) * 0x94D049BB133111EB
-	return x ^ x>>31
-}
+// vecMix spreads nearby integers (game indices, episode counters) over the
+// whole 64-bit range: the SplitMix64 finaliser.
+func vecMix(x uint64) uint64 { return splitmix.Mix(x) }

@@ -20,11 +20,27 @@ import (
 // waiter parks, so an idle Vec costs no CPU. Nothing here allocates, but a
 // goroutine that parks takes a wait record from the runtime's cache, which
 // refills by allocating now and then.
+//
+// A worker parked for vecIdleExit exits, and the next job starts it again.
+// So a Vec dropped without Close leaks nothing for long: once its workers
+// have exited nothing refers to it, and the garbage collector takes it.
 
 // vecSpin is how long a waiting worker or caller spins before it parks. It
 // covers the caller's usual gap between steps (choosing actions) without
 // burning a core while a network evaluates the batch.
 const vecSpin = 50 * time.Microsecond
+
+// vecIdleExit is how long a parked worker waits for a job before its
+// goroutine exits. Starting it again costs about a microsecond, nothing
+// next to the pause that made it exit.
+const vecIdleExit = 250 * time.Millisecond
+
+// Worker states (vecWorker.state).
+const (
+	vecRunning int32 = iota // running a job or spinning for one
+	vecParked               // parked on wake, or about to
+	vecExited               // the goroutine has returned; the next job restarts it
+)
 
 // vecJob is what the workers do when woken.
 type vecJob uint8
@@ -42,11 +58,13 @@ type vecWorker struct {
 	// seen is the last job generation this worker ran (its own goroutine
 	// only).
 	seen uint64
-	// parked is set by a worker about to park on wake; whoever clears it
-	// (the worker itself, or the caller publishing a job) decides whether a
-	// wake token is sent.
-	parked atomic.Bool
-	wake   chan struct{}
+	// state is vecParked while a worker is about to park or parked on
+	// wake; whoever moves it on (the caller publishing a job: to running,
+	// with a wake token; the worker itself: to running on a new job, or to
+	// exited after vecIdleExit) owns what follows.
+	state atomic.Int32
+	wake  chan struct{}
+	idle  *time.Timer // fires vecIdleExit after the worker parks
 	// eps collects the episodes finished in this worker's range during one
 	// job; the caller appends them to the Vec's list in worker order, which
 	// is game order whatever the number of workers.
@@ -80,6 +98,8 @@ func (v *Vec) startWorkers() {
 		v.workers[k] = wk
 		if k > 0 {
 			wk.wake = make(chan struct{}, 1)
+			wk.idle = time.NewTimer(vecIdleExit)
+			wk.idle.Stop()
 			go v.serve(wk)
 		}
 	}
@@ -95,8 +115,10 @@ func (v *Vec) dispatch(job vecJob) {
 	v.pool.pending.Store(int32(len(v.workers) - 1))
 	v.pool.gen.Add(1) // publishes job, actions and sel to the workers
 	for _, w := range v.workers[1:] {
-		if w.parked.CompareAndSwap(true, false) {
+		if w.state.CompareAndSwap(vecParked, vecRunning) {
 			w.wake <- struct{}{}
+		} else if w.state.CompareAndSwap(vecExited, vecRunning) {
+			go v.serve(w)
 		}
 	}
 	v.runJob(v.workers[0])
@@ -128,11 +150,16 @@ func (v *Vec) waitWorkers() {
 	<-p.idle
 }
 
-// serve runs jobs for one worker until the stop job.
+// serve runs jobs for one worker until the stop job, or until it has been
+// idle for vecIdleExit.
 func (v *Vec) serve(w *vecWorker) {
 	p := &v.pool
 	for {
-		w.seen = v.nextJob(w)
+		gen, ok := v.nextJob(w)
+		if !ok {
+			return // exited while idle; dispatch starts it again
+		}
+		w.seen = gen
 		job := v.job
 		v.runJob(w)
 		if p.pending.Add(-1) == vecCallerParked {
@@ -145,22 +172,32 @@ func (v *Vec) serve(w *vecWorker) {
 }
 
 // nextJob waits for a job generation newer than the worker's last and
-// returns it.
-func (v *Vec) nextJob(w *vecWorker) uint64 {
+// returns it, or reports false when the worker has waited vecIdleExit and
+// marked itself exited.
+func (v *Vec) nextJob(w *vecWorker) (uint64, bool) {
 	gen := &v.pool.gen
 	for {
 		if vecSpinUntil(func() bool { return gen.Load() != w.seen }) {
-			return gen.Load()
+			return gen.Load(), true
 		}
-		w.parked.Store(true)
-		if gen.Load() != w.seen && w.parked.CompareAndSwap(true, false) {
-			return gen.Load()
+		w.state.Store(vecParked)
+		if gen.Load() != w.seen && w.state.CompareAndSwap(vecParked, vecRunning) {
+			return gen.Load(), true
 		}
-		// The caller has cleared parked, or will: its token is coming. The
+		// The caller has set running, or will: its token is coming. The
 		// token may be stale: a caller delayed between publishing a job and
 		// waking this worker finds it parked again after it ran that job. So
 		// the loop checks the generation again.
-		<-w.wake
+		w.idle.Reset(vecIdleExit)
+		select {
+		case <-w.wake:
+			w.idle.Stop()
+		case <-w.idle.C:
+			if w.state.CompareAndSwap(vecParked, vecExited) {
+				return 0, false
+			}
+			<-w.wake // the caller won the race: its token is coming
+		}
 	}
 }
 

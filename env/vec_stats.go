@@ -17,39 +17,28 @@ type Episode struct {
 	MatchPoints [2]int
 	// Rewards are the rewards the step reported for players 0 and 1.
 	Rewards [2]float32
-	// Reason is why the rules ended the game; Ongoing for a game lost by an
-	// illegal action (see Illegal).
+	// Reason is why the game ended: the rules' reason, or EndIllegalAction
+	// when the player to move, Loser, chose an illegal action under
+	// [IllegalLoss].
 	Reason EndReason
 	// Truncated reports that the ply cap cut the game (Reason is EndPlyCap).
 	Truncated bool
-	// Illegal reports that the game ended because the player to move, Loser,
-	// chose an illegal action under [IllegalLoss].
-	Illegal bool
-	// Loser is the player who played the illegal action (when Illegal).
+	// Loser is the player who played the illegal action (when Reason is
+	// EndIllegalAction).
 	Loser int
 }
 
-// ReasonName returns the end reason as printed in logs and JSON: the
-// [EndReason] name, or illegal_action for a game lost by an illegal action.
-func (e *Episode) ReasonName() string {
-	if e.Illegal {
-		return "illegal_action"
-	}
-	return e.Reason.String()
-}
+// ReasonName returns the end reason as printed in logs and JSON, its
+// [EndReason] name.
+func (e *Episode) ReasonName() string { return e.Reason.String() }
 
 // Winner returns 0 or 1 for the player who won the episode, or -1 for a
 // draw.
 func (e *Episode) Winner() int {
-	switch {
-	case e.Illegal:
+	if e.Reason == EndIllegalAction {
 		return 1 - e.Loser
-	case e.Stores[0] > e.Stores[1]:
-		return 0
-	case e.Stores[1] > e.Stores[0]:
-		return 1
 	}
-	return -1
+	return Winner(e.Stores)
 }
 
 // EpisodeSummary aggregates a list of episodes for a log line.
@@ -60,10 +49,9 @@ type EpisodeSummary struct {
 	Wins [2]int
 	// Draws counts the drawn games.
 	Draws int
-	// Reasons counts the games by [EndReason] (indexed by its value).
-	Reasons [EndPlyCap + 1]int
-	// Illegal counts the games lost by an illegal action (not in Reasons).
-	Illegal int
+	// Reasons counts the games by [EndReason] (indexed by its value), games
+	// lost by an illegal action under EndIllegalAction.
+	Reasons [EndIllegalAction + 1]int
 	// MeanReward is the mean reward of player 0.
 	MeanReward float64
 }
@@ -82,9 +70,7 @@ func SummarizeEpisodes(eps []Episode) EpisodeSummary {
 		} else {
 			s.Draws++
 		}
-		if e.Illegal {
-			s.Illegal++
-		} else if int(e.Reason) < len(s.Reasons) {
+		if int(e.Reason) < len(s.Reasons) {
 			s.Reasons[e.Reason]++
 		}
 	}

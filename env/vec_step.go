@@ -77,14 +77,7 @@ func (v *Vec) firstIllegal(actions []int32) int {
 
 func (v *Vec) actionError(i, a int) error {
 	s := &v.states[i]
-	why := "its pit is empty"
-	switch {
-	case a < 0 || a >= v.p:
-		why = fmt.Sprintf("out of range 0..%d", v.p-1)
-	case s.pits[int(s.toMove)*v.p+a] > 0:
-		why = "it does not feed the opponent's empty row"
-	}
-	return &ActionError{Game: i, Action: a, Legal: s.legal.Actions(), Why: why}
+	return &ActionError{Game: i, Action: a, Legal: s.legal.Actions(), Why: s.illegalWhy(a)}
 }
 
 // stepRange steps the games of one worker.
@@ -146,9 +139,9 @@ func (v *Vec) finish(w *vecWorker, i int, r [2]float32, illegal bool) {
 		Rewards:   r,
 		Reason:    s.end,
 		Truncated: trunc,
-		Illegal:   illegal,
 	}
 	if illegal {
+		e.Reason = EndIllegalAction
 		e.Loser = int(s.toMove)
 		e.MatchPoints[1-e.Loser] = 2
 	} else {

@@ -476,7 +476,7 @@ func TestVecIllegalLoss(t *testing.T) {
 		t.Fatal("game 0 was disturbed")
 	}
 	eps := v.Episodes()
-	if len(eps) != 1 || !eps[0].Illegal || eps[0].Loser != 0 || eps[0].Winner() != 1 || eps[0].Game != 1 ||
+	if len(eps) != 1 || eps[0].Reason != EndIllegalAction || eps[0].Loser != 0 || eps[0].Winner() != 1 || eps[0].Game != 1 ||
 		eps[0].ReasonName() != "illegal_action" || eps[0].MatchPoints != [2]int{0, 2} {
 		t.Fatalf("episodes %+v", eps)
 	}
@@ -666,10 +666,10 @@ func TestSummarizeEpisodes(t *testing.T) {
 	eps := []Episode{
 		{Plies: 10, Stores: [2]int{30, 6}, Rewards: [2]float32{1, -1}, Reason: EndNoLegalMove},
 		{Plies: 20, Stores: [2]int{18, 18}, Reason: EndRepetition},
-		{Plies: 30, Stores: [2]int{20, 16}, Rewards: [2]float32{-1, 1}, Illegal: true, Loser: 0},
+		{Plies: 30, Stores: [2]int{20, 16}, Rewards: [2]float32{-1, 1}, Reason: EndIllegalAction, Loser: 0},
 	}
 	s := SummarizeEpisodes(eps)
-	if s.Episodes != 3 || s.MeanPlies != 20 || s.Wins != [2]int{1, 1} || s.Draws != 1 || s.Illegal != 1 ||
+	if s.Episodes != 3 || s.MeanPlies != 20 || s.Wins != [2]int{1, 1} || s.Draws != 1 || s.Reasons[EndIllegalAction] != 1 ||
 		s.Reasons[EndNoLegalMove] != 1 || s.Reasons[EndRepetition] != 1 || s.MeanReward != 0 {
 		t.Fatalf("summary %+v", s)
 	}

@@ -55,11 +55,9 @@ func ExampleSPRT() {
 // from the first player's side.
 func ExampleRunTournament() {
 	cfg := evaluate.Config{
-		Agents:       []evaluate.Player{{Name: "alice", Spec: "random"}, {Name: "bob", Spec: "random"}},
-		Games:        40,
-		OpeningPlies: 2,
-		Paired:       true,
-		Seed:         1,
+		Agents: []evaluate.Player{{Name: "alice", Spec: "random"}, {Name: "bob", Spec: "random"}},
+		Games:  40,
+		Setup:  evaluate.Setup{OpeningPlies: 2, Paired: true, Seed: 1},
 	}
 	res, err := evaluate.RunTournament(context.Background(), cfg)
 	if err != nil {
@@ -70,6 +68,6 @@ func ExampleRunTournament() {
 	fmt.Printf("%s vs %s: %d games, +%d =%d -%d\n", p.A, p.B, p.Games, p.Wins, p.Draws, p.Losses)
 	fmt.Printf("match points +2..-2: %v, average %.2f\n", p.MPCounts, p.AvgMP)
 	// Output:
-	// alice vs bob: 40 games, +18 =2 -20
-	// match points +2..-2: [6 12 2 17 3], average 0.60
+	// alice vs bob: 40 games, +13 =3 -24
+	// match points +2..-2: [3 10 3 17 7], average 0.40
 }

@@ -2,9 +2,7 @@ package evaluate
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
@@ -13,10 +11,13 @@ import (
 // Record is one finished game. Seats are indexed by player: 0 is South, who
 // moves first, 1 is North.
 type Record struct {
-	// Rules names the rules preset; MaxPlies is the ply cap it was played
-	// with (0: none).
+	// Rules names the rules (a preset, or custom rules by their name or
+	// file); MaxPlies is the ply cap it was played with (0: none).
 	Rules    string `json:"rules"`
 	MaxPlies int    `json:"max_plies,omitempty"`
+	// CustomRules holds the whole rules when they are not a preset, so the
+	// record can be checked and reused without the file they came from.
+	CustomRules *env.Rules `json:"custom_rules,omitempty"`
 	// Players are the names of the two players by seat, Specs their agent
 	// specs (in canonical form).
 	Players [2]string `json:"players"`
@@ -40,16 +41,8 @@ type Record struct {
 	Plies int `json:"plies"`
 }
 
-// Winner returns the seat with more seeds, or -1 for a draw.
-func (r *Record) Winner() int {
-	switch {
-	case r.Stores[0] > r.Stores[1]:
-		return 0
-	case r.Stores[1] > r.Stores[0]:
-		return 1
-	}
-	return -1
-}
+// Winner returns the seat with more seeds, or -1 for a draw ([env.Winner]).
+func (r *Record) Winner() int { return env.Winner(r.Stores) }
 
 // Score returns the result for seat: 1 for a win, 0.5 for a draw, 0 for a
 // loss.
@@ -75,16 +68,17 @@ func (r *Record) Seat(name string) int {
 }
 
 // ErrAgent is wrapped by every error that an agent caused during a game: an
-// error from Act, or an illegal action.
-var ErrAgent = errors.New("evaluate: agent failed")
+// error from Act, or an illegal action. It is [agents.ErrAgent].
+var ErrAgent = agents.ErrAgent
 
 // Play plays one game of g between players[0] (South) and players[1] (North),
 // starting with the opening moves, and returns its record with Opening,
-// Moves, Stores, MatchPoints, Reason and Plies filled in. Each agent sees a
-// copy of the position. An agent error or an illegal action stops the game
-// with an error wrapping [ErrAgent]; ctx is checked before every move.
+// Moves, Stores, MatchPoints, Reason and Plies filled in. The moves after the
+// opening are played by [agents.PlayGame]: each agent sees a copy of the
+// position, an agent error or an illegal action stops the game with an error
+// wrapping [ErrAgent], and ctx is checked before every move.
 func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
-	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, Opening: append([]int{}, opening...)}
+	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: customRules(g), Opening: append([]int{}, opening...)}
 	s := g.Start()
 	for i, a := range opening {
 		next, err := s.Apply(a)
@@ -94,21 +88,12 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 		s = next
 	}
 	rec.Moves = append(make([]int, 0, len(opening)+64), opening...)
-	for !s.Terminal() {
-		if err := ctx.Err(); err != nil {
-			return rec, err
-		}
-		seat := s.ToMove()
-		view := s
-		a, err := players[seat].Act(&view)
-		if err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d: %w", ErrAgent, seat, s.Ply(), err)
-		}
-		if err := s.Check(a); err != nil {
-			return rec, fmt.Errorf("%w: seat %d at ply %d (%s): %w", ErrAgent, seat, s.Ply(), s, err)
-		}
-		s.Play(a)
-		rec.Moves = append(rec.Moves, a)
+	s, err := agents.PlayGame(ctx, s, players, func(ev agents.MoveEvent) error {
+		rec.Moves = append(rec.Moves, ev.Action)
+		return nil
+	})
+	if err != nil {
+		return rec, err
 	}
 	rec.Stores = s.FinalStores()
 	rec.MatchPoints = s.MatchPoints()
@@ -117,38 +102,21 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 	return rec, nil
 }
 
-// RandomOpening returns plies uniformly random moves from the start of g,
-// drawn from seed, that do not end the game. It returns fewer moves only if
-// every try ended the game early (on a tiny board).
-func RandomOpening(g *env.Game, plies int, seed uint64) []int {
-	var best []int
-	for try := uint64(0); try < 100; try++ {
-		rng := rand.New(rand.NewPCG(seed, try))
-		s := g.Start()
-		moves := make([]int, 0, plies)
-		for len(moves) < plies && !s.Terminal() {
-			m := s.Legal()
-			a := m.Nth(rng.IntN(m.Count()))
-			s.Play(a)
-			moves = append(moves, a)
-		}
-		if !s.Terminal() {
-			return moves
-		}
-		if len(moves)-1 > len(best) {
-			best = moves[:len(moves)-1]
-		}
-	}
-	return best
-}
+// RandomOpening returns plies random moves from the start of g, drawn from
+// seed, that do not end the game.
+//
+// Deprecated: it is g.RandomOpening(plies, seed), the one opening generator
+// (shared with env.Vec); stores written before it replaced the evaluator's
+// own (store version 1) are refused.
+func RandomOpening(g *env.Game, plies int, seed uint64) []int { return g.RandomOpening(plies, seed) }
 
 // openingSeed is the seed of opening number k of a tournament: shared by
 // every pairing, so all agents face the same openings.
 func openingSeed(seed uint64, k int) uint64 { return derive(seed, 0x6f70656e, uint64(k)) }
 
-// playSpecs builds the two agents of a game from their specs and the game
+// playJob builds the two agents of a game from their players and the game
 // seed, plays the game, and closes the agents.
-func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, opening []int) (rec Record, err error) {
+func playJob(ctx context.Context, g *env.Game, j job, opening []int) (rec Record, err error) {
 	var players [2]agents.Agent
 	defer func() {
 		for _, a := range players {
@@ -159,19 +127,19 @@ func playSpecs(ctx context.Context, g *env.Game, specs [2]string, seed uint64, o
 			}
 		}
 	}()
-	for seat, spec := range specs {
-		a, err := agents.New(spec, agentSeed(seed, seat))
+	for seat, p := range j.players {
+		a, err := p.build(agentSeed(j.seed, seat))
 		if err != nil {
-			return rec, err
+			return rec, fmt.Errorf("%s: %w", p.Label(), err)
 		}
-		agents.Reset(a)
 		players[seat] = a
 	}
 	rec, err = Play(ctx, g, players, opening)
+	rec.Players, rec.Index = j.names, j.index
 	if err != nil {
-		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", specs[0], specs[1], seed, err)
+		return rec, fmt.Errorf("%s (South) vs %s (North), seed %d: %w", j.names[0], j.names[1], j.seed, err)
 	}
-	rec.Specs = specs
-	rec.Seed = seed
+	rec.Specs = j.specs
+	rec.Seed = j.seed
 	return rec, nil
 }

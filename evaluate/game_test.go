@@ -14,7 +14,7 @@ func newAgents(t *testing.T, a, b string, seed uint64) [2]agents.Agent {
 	t.Helper()
 	var out [2]agents.Agent
 	for i, spec := range []string{a, b} {
-		ag, err := agents.New(spec, seed+uint64(i))
+		ag, err := newAgent(spec, seed+uint64(i))
 		if err != nil {
 			t.Fatal(err)
 		}

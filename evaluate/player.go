@@ -2,20 +2,59 @@ package evaluate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
 )
 
-// Player is one participant of a tournament: a spec string that
-// [agents.New] builds, and a name shown in reports. Two players may share a
-// spec (random against random) if their names differ.
+// Player is one participant of a tournament or an SPRT test: a spec string
+// that [agents.New] builds, or a factory of agents, and a name shown in
+// reports. Two players may share a spec (random against random) if their
+// names differ.
 type Player struct {
 	// Name labels the player in reports; empty means the spec.
 	Name string `yaml:"name" json:"name"`
 	// Spec is the agent spec, such as "mcts:sims=200".
 	Spec string `yaml:"spec" json:"spec"`
+	// New, when not nil, builds the player's agent for one game from that
+	// game's seed, instead of agents.New(Spec, seed): an agent held in
+	// memory (a network being trained, weights loaded once) plays this way.
+	// Spec may then be empty, and Name is required; the spec, or else the
+	// name, identifies the player in seeds and stored games. New is called
+	// from several goroutines at once when games run in parallel.
+	New func(seed uint64) (agents.Agent, error) `yaml:"-" json:"-"`
+}
+
+// key identifies the player's agent in game seeds and store keys: its
+// canonical spec, or for a factory without a spec its name.
+func (p Player) key() string {
+	if p.Spec == "" && p.New != nil {
+		return "player=" + p.Name
+	}
+	return CanonicalSpec(p.Spec)
+}
+
+// build makes the player's agent for a game seeded with seed.
+func (p Player) build(seed uint64) (agents.Agent, error) {
+	if p.New != nil {
+		return p.New(seed)
+	}
+	return agents.New(p.Spec, seed)
+}
+
+// check reports a player that cannot play: no spec and no factory, a
+// factory without a name, or a bad spec ([agents.Validate], which builds
+// nothing).
+func (p Player) check() error {
+	switch {
+	case p.New != nil && p.Spec == "" && p.Name == "":
+		return fmt.Errorf("a player built in code needs a name")
+	case p.New != nil:
+		return nil
+	case strings.TrimSpace(p.Spec) == "":
+		return fmt.Errorf("no agent spec (known agents: %s)", strings.Join(agents.Names(), ", "))
+	}
+	return agents.Validate(p.Spec)
 }
 
 // Label returns the name, or the spec when the name is empty.
@@ -35,23 +74,7 @@ func CanonicalSpec(spec string) string {
 	if err != nil {
 		return strings.TrimSpace(spec)
 	}
-	if len(sp.Params) == 0 {
-		return sp.Name
-	}
-	keys := make([]string, 0, len(sp.Params))
-	for k := range sp.Params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := sp.Params[k]
-		if strings.ContainsAny(v, ",") {
-			v = "'" + v + "'"
-		}
-		parts[i] = k + "=" + v
-	}
-	return sp.Name + ":" + strings.Join(parts, ",")
+	return sp.Canonical()
 }
 
 // SplitSpecs splits a comma-separated list of agent specs, as typed after

@@ -13,9 +13,15 @@ import (
 // length other than recorded. A game store runs it on every record it reads,
 // so a corrupt or hand-edited file cannot slip wrong results into a rating.
 func (r *Record) Check() error {
-	rules, err := env.PresetRules(r.Rules)
-	if err != nil {
-		return err
+	var rules env.Rules
+	if r.CustomRules != nil {
+		rules = *r.CustomRules
+	} else {
+		p, err := env.PresetRules(r.Rules)
+		if err != nil {
+			return err
+		}
+		rules = p
 	}
 	rules.MaxPlies = r.MaxPlies
 	g, err := env.NewGame(rules)

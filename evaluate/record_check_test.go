@@ -1,10 +1,14 @@
 package evaluate
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
 )
 
 // TestStoreRejectsCorruptRecords edits one stored game in each way a file
@@ -63,5 +67,40 @@ func TestStoreRejectsCorruptRecords(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+// TestStoreRefusesVersion1: stores written before the openings came from
+// env.Game.RandomOpening hold games no run asks for again.
+func TestStoreRefusesVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.jsonl")
+	os.WriteFile(path, []byte(`{"format":"urim-games","version":1,"rules_version":1}`+"\n"), 0o644)
+	if _, err := OpenStore(path); err == nil || !strings.Contains(err.Error(), "store version 1") {
+		t.Errorf("a version 1 store: %v", err)
+	}
+}
+
+// TestRecordCheckCustomRules: a record of custom rules is checked under
+// them, and the same moves under the preset of that name are not.
+func TestRecordCheckCustomRules(t *testing.T) {
+	r := env.Urim
+	r.Name, r.SeedsPerPit = "five.yaml", 5
+	g, err := env.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Play(context.Background(), g, [2]agents.Agent{agents.NewRandom(1), agents.NewRandom(2)}, g.RandomOpening(2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.CustomRules == nil || rec.CustomRules.SeedsPerPit != 5 || rec.Rules != "five.yaml" {
+		t.Fatalf("record rules %q %+v", rec.Rules, rec.CustomRules)
+	}
+	if err := rec.Check(); err != nil {
+		t.Errorf("Check under the record's own rules: %v", err)
+	}
+	rec.CustomRules = nil
+	if err := rec.Check(); err == nil {
+		t.Error("a custom-rules game passed as a preset game")
 	}
 }

@@ -18,7 +18,7 @@ import (
 func smallTournament(t *testing.T) *Result {
 	t.Helper()
 	res, err := RunTournament(context.Background(), Config{Agents: players("random", "test-capture", "test-first"),
-		Games: 20, OpeningPlies: 2, Paired: true, Seed: 9})
+		Games: 20, Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 9}})
 	if err != nil {
 		t.Fatal(err)
 	}

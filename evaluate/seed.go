@@ -1,15 +1,14 @@
 package evaluate
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+
+	"github.com/urim-rl/urim/internal/splitmix"
+)
 
 // mix is the SplitMix64 finaliser: a bijection that spreads every input bit
 // over the output, so nearby inputs give unrelated seeds.
-func mix(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-	x = (x ^ x>>27) * 0x94D049BB133111EB
-	return x ^ x>>31
-}
+func mix(x uint64) uint64 { return splitmix.Mix(x) }
 
 // derive combines a seed with further values into a new seed.
 func derive(seed uint64, parts ...uint64) uint64 {

@@ -4,31 +4,26 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/urim-rl/urim/agents"
 )
 
 // DefaultSPRTMaxGames caps an SPRT when SPRTConfig.MaxGames is 0.
 const DefaultSPRTMaxGames = 20000
 
 // SPRTConfig sets up [RunSPRT]: a candidate A against a baseline B. Zero
-// fields take the defaults of [Config] (rules urim, one worker per core) and
+// fields take the defaults of [Setup] (rules urim, one worker per core) and
 // alpha = beta = 0.05.
 type SPRTConfig struct {
+	// Setup holds the rules, openings, seed and workers, as in a
+	// tournament. With Paired each opening is played twice with the seats
+	// swapped and the pairs are tested (pentanomial); otherwise single
+	// games (trinomial).
+	Setup
 	A, B Player
 	// Test holds the Elo bounds and error rates; zero Alpha or Beta mean
 	// 0.05.
-	Test         SPRT
-	Rules        string
-	MaxPlies     int
-	OpeningPlies int
-	// Paired plays each opening twice with the seats swapped and tests the
-	// pairs (pentanomial); otherwise single games (trinomial).
-	Paired bool
+	Test SPRT
 	// MaxGames stops an undecided test; 0 means DefaultSPRTMaxGames.
 	MaxGames int
-	Seed     uint64
-	Workers  int
 	// Progress, when set, is called after each game or pair counted.
 	Progress func(p SPRTProgress)
 }
@@ -82,22 +77,18 @@ func RunSPRT(ctx context.Context, cfg SPRTConfig) (*SPRTResult, error) {
 		return nil, fmt.Errorf("evaluate: SPRT: both players are called %q; name them apart", cfg.A.Label())
 	}
 	for _, p := range []Player{cfg.A, cfg.B} {
-		if err := agents.Validate(p.Spec); err != nil {
-			return nil, err
+		if err := p.check(); err != nil {
+			return nil, fmt.Errorf("evaluate: SPRT: %s: %w", p.Label(), err)
 		}
 	}
-	tc := Config{Rules: cfg.Rules, MaxPlies: cfg.MaxPlies, Workers: cfg.Workers}
-	if tc.Rules == "" {
-		tc.Rules = "urim"
+	if err := cfg.Setup.validate(); err != nil {
+		return nil, fmt.Errorf("evaluate: SPRT: %w", err)
 	}
-	g, err := tc.game()
+	g, err := cfg.Game()
 	if err != nil {
 		return nil, err
 	}
-	workers := tc.workers()
-	if cfg.OpeningPlies < 0 || cfg.OpeningPlies > maxOpeningPlies {
-		return nil, fmt.Errorf("evaluate: SPRT: opening plies %d out of range (0 to %d)", cfg.OpeningPlies, maxOpeningPlies)
-	}
+	workers := cfg.workers()
 	open := &openings{g: g, plies: cfg.OpeningPlies, seed: cfg.Seed}
 	a, b := cfg.A.Label(), cfg.B.Label()
 	res := &SPRTResult{A: a, B: b, Test: cfg.Test}
@@ -108,9 +99,7 @@ func RunSPRT(ctx context.Context, cfg SPRTConfig) (*SPRTResult, error) {
 	err = runJobs(ctx, cfg.MaxGames, workers, true,
 		func(ctx context.Context, i int) (Record, error) {
 			j := pairJob(cfg.A, cfg.B, cfg.Seed, i, cfg.Paired)
-			rec, err := playSpecs(ctx, g, j.specs, j.seed, open.get(j.open))
-			rec.Players, rec.Index = j.names, i
-			return rec, err
+			return playJob(ctx, g, j, open.get(j.open))
 		},
 		func(i int, rec Record) bool {
 			res.Games = append(res.Games, rec)

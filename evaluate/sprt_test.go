@@ -120,8 +120,8 @@ func TestSPRTBoundsAndCheck(t *testing.T) {
 }
 
 func TestRunSPRT(t *testing.T) {
-	cfg := SPRTConfig{A: Player{Spec: "test-capture"}, B: Player{Spec: "random"}, Test: SPRT{Elo0: 0, Elo1: 50},
-		OpeningPlies: 2, Paired: true, Seed: 4}
+	cfg := SPRTConfig{A: player("test-capture"), B: Player{Spec: "random"}, Test: SPRT{Elo0: 0, Elo1: 50},
+		Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 4}}
 	one, two := cfg, cfg
 	one.Workers, two.Workers = 1, 2
 	var progress int
@@ -145,7 +145,7 @@ func TestRunSPRT(t *testing.T) {
 	}
 	t.Log(a)
 
-	same := SPRTConfig{A: Player{Name: "r1", Spec: "random"}, B: Player{Name: "r2", Spec: "random"}, Test: SPRT{Elo0: 0, Elo1: 100}, Seed: 1}
+	same := SPRTConfig{A: Player{Name: "r1", Spec: "random"}, B: Player{Name: "r2", Spec: "random"}, Test: SPRT{Elo0: 0, Elo1: 100}, Setup: Setup{Seed: 1}}
 	r, err := RunSPRT(context.Background(), same)
 	if err != nil {
 		t.Fatal(err)

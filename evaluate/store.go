@@ -17,6 +17,12 @@ import (
 // storeFormat names the file format in a store's header line.
 const storeFormat = "urim-games"
 
+// storeVersion is the version of the store format and of the way its games
+// are drawn. Version 2: the openings come from env.Game.RandomOpening (the
+// generator env.Vec uses), so version 1 stores hold games no run asks for
+// again, and custom rules are stored with each game.
+const storeVersion = 2
+
 // storeHeader is the first line of a store file.
 type storeHeader struct {
 	Format       string `json:"format"`
@@ -61,6 +67,10 @@ func OpenStore(path string) (*Store, error) {
 			var h storeHeader
 			if err := json.Unmarshal([]byte(text), &h); err != nil || h.Format != storeFormat {
 				return nil, fmt.Errorf("evaluate: store %s:1: not a urim game store (want a %q header line)", path, storeFormat)
+			}
+			if h.Version != storeVersion {
+				return nil, fmt.Errorf("evaluate: store %s: store version %d, this urim writes %d (its random openings changed): the stored games would not be reused, move the file aside",
+					path, h.Version, storeVersion)
 			}
 			if h.RulesVersion != env.RulesVersion {
 				return nil, fmt.Errorf("evaluate: store %s: written under rules version %d, the engine is at %d: its games are stale, move the file aside",
@@ -126,7 +136,7 @@ func (s *Store) Save() error {
 	}
 	err := WriteFileAtomic(s.path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
-		if err := enc.Encode(storeHeader{Format: storeFormat, Version: 1, RulesVersion: env.RulesVersion}); err != nil {
+		if err := enc.Encode(storeHeader{Format: storeFormat, Version: storeVersion, RulesVersion: env.RulesVersion}); err != nil {
 			return err
 		}
 		for i := range s.records {
@@ -143,11 +153,11 @@ func (s *Store) Save() error {
 	return nil
 }
 
-// RecordKey identifies a game for reuse: the rules and ply cap, the agent
-// spec in each seat, the game seed and the opening. Player names are not part
-// of it, so renaming a player keeps its games.
+// RecordKey identifies a game for reuse: the rules (custom rules whole) and
+// ply cap, the agent spec in each seat, the game seed and the opening.
+// Player names are not part of it, so renaming a player keeps its games.
 func RecordKey(r *Record) string {
-	return gameKey(r.Rules, r.MaxPlies, r.Specs, r.Seed, r.Opening)
+	return gameKey(rulesKey(r.Rules, r.CustomRules), r.MaxPlies, r.Specs, r.Seed, r.Opening)
 }
 
 func gameKey(rules string, maxPlies int, specs [2]string, seed uint64, opening []int) string {

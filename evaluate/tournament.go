@@ -3,7 +3,6 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 	"time"
 
@@ -24,15 +23,14 @@ const (
 // DefaultGames is the number of games per pairing when Config.Games is 0.
 const DefaultGames = 100
 
-// Config describes a tournament. The zero value of every field but Agents is
-// a sensible default; YAML files use the keys in the tags (see
-// configs/bench-classical.yaml).
+// Config describes a tournament. YAML files use the keys in the tags (see
+// configs/bench-classical.yaml) and are read from [DefaultConfig]; the urim
+// eval flags have the same names and defaults. In a Config built in code the
+// zero value of every field but Agents is a sensible default.
 type Config struct {
-	// Rules names the rules preset; "" means "urim".
-	Rules string `yaml:"rules" json:"rules"`
-	// MaxPlies caps every game at this many plies (the game is then scored
-	// as it stands); 0 keeps the preset's own cap.
-	MaxPlies int `yaml:"max_plies" json:"max_plies,omitempty"`
+	// Setup holds the rules, openings, seed and workers, shared with SPRT
+	// tests; its keys sit at the top level of a config file.
+	Setup `yaml:",inline"`
 	// Format is round_robin (the default) or gauntlet.
 	Format Format `yaml:"format" json:"format"`
 	// Agents are the players, at least two.
@@ -40,17 +38,6 @@ type Config struct {
 	// Games is the number of games per pairing; 0 means DefaultGames. Seats
 	// alternate from game to game.
 	Games int `yaml:"games" json:"games"`
-	// OpeningPlies is the number of random plies each game starts with;
-	// 0 starts every game from the initial position.
-	OpeningPlies int `yaml:"opening_plies" json:"opening_plies"`
-	// Paired plays each opening twice with the seats swapped; Games must
-	// then be even.
-	Paired bool `yaml:"paired" json:"paired"`
-	// Seed determines every opening and every agent's seed.
-	Seed uint64 `yaml:"seed" json:"seed"`
-	// Workers is the number of games played at once; 0 means one per core
-	// (GOMAXPROCS).
-	Workers int `yaml:"workers" json:"workers,omitempty"`
 	// Anchor names the player whose rating is fixed at AnchorElo; "" means
 	// the player whose spec is "random" if there is one, else the first.
 	Anchor    string  `yaml:"anchor" json:"anchor"`
@@ -68,6 +55,13 @@ type Config struct {
 	// Progress, when set, is called after every game played (not reused)
 	// with the games done and the games to play, from one goroutine.
 	Progress func(done, total int) `yaml:"-" json:"-"`
+}
+
+// DefaultConfig returns the tournament that config files and urim eval
+// start from: [DefaultSetup], round robin, DefaultGames per pairing, no
+// agents yet.
+func DefaultConfig() Config {
+	return Config{Setup: DefaultSetup(), Format: RoundRobin, Games: DefaultGames}
 }
 
 // Result is a finished tournament.
@@ -104,36 +98,14 @@ func (c *Config) Pairings() [][2]int {
 	return out
 }
 
-// game compiles the configured rules.
-func (c *Config) game() (*env.Game, error) {
-	r, err := env.PresetRules(c.Rules)
-	if err != nil {
-		return nil, &ConfigError{Key: "rules", Err: err}
-	}
-	if c.MaxPlies > 0 {
-		r.MaxPlies = c.MaxPlies
-	}
-	g, err := env.NewGame(r)
-	if err != nil {
-		return nil, &ConfigError{Key: "max_plies", Err: err}
-	}
-	return g, nil
-}
-
-func (c *Config) workers() int {
-	if c.Workers > 0 {
-		return c.Workers
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
 // job is one game to play.
 type job struct {
-	names [2]string // players by seat
-	specs [2]string // canonical specs by seat
-	seed  uint64
-	index int
-	open  int // opening number
+	players [2]Player
+	names   [2]string // players by seat
+	specs   [2]string // the players' keys by seat (canonical specs)
+	seed    uint64
+	index   int
+	open    int // opening number
 }
 
 // openings hands out the tournament's openings, each drawn once and shared by
@@ -155,7 +127,7 @@ func (o *openings) get(k int) []int {
 	if m, ok := o.cache[k]; ok {
 		return m
 	}
-	m := RandomOpening(o.g, o.plies, openingSeed(o.seed, k))
+	m := o.g.RandomOpening(o.plies, openingSeed(o.seed, k))
 	if o.cache == nil {
 		o.cache = map[int][]int{}
 	}
@@ -164,16 +136,18 @@ func (o *openings) get(k int) []int {
 }
 
 // pairJob returns game index of the pairing of players a and b. The player
-// whose canonical spec sorts first (the first listed when the specs are
+// whose key (canonical spec) sorts first (the first listed when the keys are
 // equal) takes South in even games; with paired openings games 2k and 2k+1
 // share opening k, else game i has opening i.
 func pairJob(a, b Player, seed uint64, index int, paired bool) job {
-	sa, sb := CanonicalSpec(a.Spec), CanonicalSpec(b.Spec)
+	sa, sb := a.key(), b.key()
 	if sb < sa {
 		a, b, sa, sb = b, a, sb, sa
 	}
-	j := job{names: [2]string{a.Label(), b.Label()}, specs: [2]string{sa, sb}, seed: GameSeed(seed, sa, sb, index), index: index, open: index}
+	j := job{players: [2]Player{a, b}, names: [2]string{a.Label(), b.Label()}, specs: [2]string{sa, sb},
+		seed: GameSeed(seed, sa, sb, index), index: index, open: index}
 	if index%2 == 1 {
+		j.players[0], j.players[1] = j.players[1], j.players[0]
 		j.names[0], j.names[1] = j.names[1], j.names[0]
 		j.specs[0], j.specs[1] = j.specs[1], j.specs[0]
 	}
@@ -191,12 +165,14 @@ const storeSaveEvery = 30 * time.Second
 // Games found in cfg.Store are reused; the rest are played in parallel and
 // added to it. The games depend only on cfg (seed, agents, rules, openings),
 // never on the number of workers. If ctx is cancelled or a game fails, the
-// games finished so far are still saved to the store.
+// games finished so far are still saved to the store, and the result
+// returned with the error is not summarised: only its Played and Reused
+// counts (how far the run got) are meaningful.
 func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g, err := cfg.game()
+	g, err := cfg.Game()
 	if err != nil {
 		return nil, err
 	}
@@ -207,20 +183,25 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	open := &openings{g: g, plies: cfg.OpeningPlies, seed: cfg.Seed}
-	var jobs []job
-	for _, p := range cfg.Pairings() {
-		for i := range cfg.Games {
-			jobs = append(jobs, pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i, cfg.Paired))
-		}
+	pairings := cfg.Pairings()
+	if err := checkSize(cfg.Games, len(pairings)); err != nil {
+		return nil, err
 	}
-	res := &Result{Config: cfg, Games: make([]Record, len(jobs))}
+	// Jobs are made when needed, not all up front.
+	total := len(pairings) * cfg.Games
+	jobAt := func(i int) job {
+		p := pairings[i/cfg.Games]
+		return pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i%cfg.Games, cfg.Paired)
+	}
+	res := &Result{Config: cfg, Games: make([]Record, total)}
 	for _, p := range cfg.Agents {
 		res.Players = append(res.Players, p.Label())
 	}
-	rulesName, maxPlies := g.Name(), g.Rules().MaxPlies
+	rulesName, maxPlies := rulesKey(g.Name(), customRules(g)), g.Rules().MaxPlies
 	var todo []int
-	for i, j := range jobs {
+	for i := range total {
 		if store != nil {
+			j := jobAt(i)
 			if rec, ok := store.Lookup(gameKey(rulesName, maxPlies, j.specs, j.seed, open.get(j.open))); ok {
 				rec.Players, rec.Index = j.names, j.index
 				res.Games[i] = rec
@@ -234,10 +215,8 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	lastSave := time.Now()
 	err = runJobs(ctx, len(todo), cfg.workers(), false,
 		func(ctx context.Context, k int) (Record, error) {
-			j := jobs[todo[k]]
-			rec, err := playSpecs(ctx, g, j.specs, j.seed, open.get(j.open))
-			rec.Players, rec.Index = j.names, j.index
-			return rec, err
+			j := jobAt(todo[k])
+			return playJob(ctx, g, j, open.get(j.open))
 		},
 		func(k int, rec Record) bool {
 			res.Games[todo[k]] = rec
@@ -257,11 +236,11 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		})
 	if store != nil {
 		if serr := store.Save(); serr != nil && err == nil {
-			err = serr
+			err = rescueStore(store, serr)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return res, err // Played and Reused say how far it got
 	}
 	if err := res.summarize(); err != nil {
 		return res, err

@@ -5,15 +5,15 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
+	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
 )
 
-func players(specs ...string) []Player { return PlayersFromSpecs(specs) }
-
 func TestTournamentSameSeedSameGames(t *testing.T) {
-	cfg := Config{Agents: players("random", "test-capture", "test-first"), Games: 6, OpeningPlies: 3, Paired: true, Seed: 7}
+	cfg := Config{Agents: players("random", "test-capture", "test-first"), Games: 6, Setup: Setup{OpeningPlies: 3, Paired: true, Seed: 7}}
 	one, two := cfg, cfg
 	one.Workers, two.Workers = 1, 2
 	a, err := RunTournament(context.Background(), one)
@@ -43,7 +43,7 @@ func TestTournamentSameSeedSameGames(t *testing.T) {
 }
 
 func TestTournamentPairedOpeningsSwapSeats(t *testing.T) {
-	cfg := Config{Agents: players("random", "test-first"), Games: 8, OpeningPlies: 4, Paired: true, Seed: 3}
+	cfg := Config{Agents: players("random", "test-first"), Games: 8, Setup: Setup{OpeningPlies: 4, Paired: true, Seed: 3}}
 	res, err := RunTournament(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestTournamentGauntletAndRoundRobin(t *testing.T) {
 
 func TestTournamentStoreReusesGames(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.jsonl")
-	first := Config{Agents: players("random", "test-capture"), Games: 4, OpeningPlies: 2, Seed: 5, Store: path}
+	first := Config{Agents: players("random", "test-capture"), Games: 4, Setup: Setup{OpeningPlies: 2, Seed: 5}, Store: path}
 	a, err := RunTournament(context.Background(), first)
 	if err != nil {
 		t.Fatal(err)
@@ -153,5 +153,40 @@ func TestTournamentProgress(t *testing.T) {
 	}
 	if calls != 10 || last != 10 || total != 10 {
 		t.Errorf("progress: %d calls, last %d/%d", calls, last, total)
+	}
+}
+
+// TestFactoryPlayer rates an agent held in memory: a player with a factory
+// and no spec. Its agent is built once per game (never to validate it), and
+// its games are stored and reused under its name.
+func TestFactoryPlayer(t *testing.T) {
+	var builds atomic.Int64
+	net := Player{Name: "net", New: func(seed uint64) (agents.Agent, error) {
+		builds.Add(1)
+		return agents.NewGreedy(seed), nil
+	}}
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	cfg := Config{Agents: []Player{net, {Spec: "random"}}, Games: 6, Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 2}, Store: path}
+	res, err := RunTournament(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if builds.Load() != 6 {
+		t.Errorf("the factory built %d agents for 6 games", builds.Load())
+	}
+	if ps := res.Pairs[0]; ps.A != "net" || ps.Games != 6 || ps.Score <= 0.5 {
+		t.Errorf("greedy (as net) against random: %+v", ps)
+	}
+	for _, r := range res.Games {
+		if r.Specs[0] != "player=net" && r.Specs[1] != "player=net" {
+			t.Fatalf("record specs %v do not name the factory player", r.Specs)
+		}
+	}
+	again, err := RunTournament(context.Background(), cfg)
+	if err != nil || again.Reused != 6 || builds.Load() != 6 {
+		t.Errorf("second run: reused %d, builds %d, err %v", again.Reused, builds.Load(), err)
+	}
+	if err := (&Config{Agents: []Player{{New: net.New}, {Spec: "random"}}}).Validate(); err == nil {
+		t.Error("a factory player without a name was accepted")
 	}
 }

@@ -11,6 +11,7 @@
 package agenttest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -128,8 +129,8 @@ func CheckAct(a agents.Agent, s *env.State) (int, error) {
 	if *s != before {
 		return m, fmt.Errorf("Act changed its input position from %v to %v", before, *s)
 	}
-	if !s.Legal().Has(m) {
-		return m, fmt.Errorf("Act(%v) = %d, not among the legal actions %v", s, m, s.Legal().Actions())
+	if err := agents.CheckAction(s, m); err != nil {
+		return m, err
 	}
 	if sr, ok := a.(agents.Searcher); ok {
 		if err := checkSearch(sr.LastSearch(), s, m); err != nil {
@@ -173,20 +174,25 @@ func legalOnRandomPositions(t *testing.T, g *env.Game, build func(uint64) agents
 	}
 }
 
+// checked is an agent whose every answer goes through [CheckAct].
+type checked struct{ a agents.Agent }
+
+func (c checked) Act(s *env.State) (int, error) { return CheckAct(c.a, s) }
+
 // play plays a whole game of x (as player xSide) against y from the start
-// and returns the actions.
+// through agents.PlayGame and returns the actions. Every answer is checked
+// by CheckAct.
 func play(t *testing.T, g *env.Game, x, y agents.Agent, xSide int) []int {
 	t.Helper()
-	s := g.Start()
+	var players [2]agents.Agent
+	players[xSide], players[1-xSide] = checked{x}, checked{y}
 	var moves []int
-	for !s.Terminal() {
-		p := x
-		if s.ToMove() != xSide {
-			p = y
-		}
-		m := act(t, p, &s)
-		moves = append(moves, m)
-		s.Play(m)
+	_, err := agents.PlayGame(context.Background(), g.Start(), players, func(ev agents.MoveEvent) error {
+		moves = append(moves, ev.Action)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return moves
 }

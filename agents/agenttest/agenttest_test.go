@@ -32,8 +32,8 @@ func TestCheckActCatchesBadAgents(t *testing.T) {
 		agent agents.Agent
 		want  string
 	}{
-		{"illegal move", play(0), "not among the legal actions"},
-		{"out of range", play(9), "not among the legal actions"},
+		{"illegal move", play(0), "illegal action"},
+		{"out of range", play(9), "illegal action"},
 		{"changes input", agents.Func(func(s *env.State) (int, error) { s.Play(1); return 1, nil }), "changed its input"},
 		{"PV disagrees", fakeSearcher{play(1), agents.SearchInfo{PV: []int{2}}}, "principal variation starts with"},
 		{"PV illegal", fakeSearcher{play(1), agents.SearchInfo{PV: []int{1, 1, 0, 0, 0}}}, "principal variation"},

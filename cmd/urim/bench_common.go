@@ -2,36 +2,30 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
-	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/urim-rl/urim/bench"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
-// Helpers shared by the "urim bench" commands.
+// Helpers shared by the "urim bench" commands; the harnesses themselves are
+// in package bench.
 
-// benchGames compiles the presets named by a comma-separated --rules.
+// benchGames compiles the rules of a comma-separated --rules: presets,
+// rules files, or all.
 func benchGames(list string) ([]*env.Game, error) {
-	names := strings.Split(list, ",")
-	if list == "all" {
-		names = env.PresetNames()
+	games, err := bench.Games(list)
+	if errors.Is(err, env.ErrUnknownPreset) {
+		return nil, usageErrorf("--rules: %v", err)
 	}
-	var games []*env.Game
-	for _, n := range names {
-		g, err := loadGame(strings.TrimSpace(n))
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, g)
-	}
-	return games, nil
+	return games, err
 }
 
 // benchBar returns a progress bar on w over total items, or a silent one.
@@ -39,70 +33,31 @@ func benchBar(w io.Writer, quiet bool, total int, desc, items string) *progressb
 	if quiet {
 		w = io.Discard
 	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString(items),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
-	)
+	return progress.New(w, total, desc, items)
 }
 
-// engineBench is one row of "urim bench engine".
-type engineBench struct {
-	Rules              string  `json:"rules"`
-	Threads            int     `json:"threads"`
-	Seconds            float64 `json:"seconds"`
-	Moves              int64   `json:"moves"`
-	Games              int64   `json:"games"`
-	MovesPerSecPerCore float64 `json:"moves_per_sec_per_core"`
-	GamesPerSecPerCore float64 `json:"games_per_sec_per_core"`
-	MovesPerGame       float64 `json:"moves_per_game"`
-}
-
-// benchPlayouts plays random games on threads goroutines for about d.
-func benchPlayouts(g *env.Game, d time.Duration, threads int) engineBench {
-	var wg sync.WaitGroup
-	moves := make([]int64, threads)
-	games := make([]int64, threads)
-	start := time.Now()
-	deadline := start.Add(d)
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func(t int) {
-			defer wg.Done()
-			rng := uint64(0x9E3779B97F4A7C15) + uint64(t)*0xBF58476D1CE4E5B9
-			for time.Now().Before(deadline) {
-				// Check the clock every 64 games only: it costs more than a move.
-				for range 64 {
-					s := g.Start()
-					moves[t] += int64(env.Playout(&s, &rng))
-					games[t]++
-				}
-			}
-		}(t)
+// barProgress adapts a bar to the harnesses' Progress callbacks.
+func barProgress(bar *progressbar.ProgressBar) func(done, total int) {
+	return func(done, total int) {
+		_ = bar.Set(done)
+		if done == total {
+			_ = bar.Finish()
+		}
 	}
-	wg.Wait()
-	secs := time.Since(start).Seconds()
-	r := engineBench{Rules: g.Name(), Threads: threads, Seconds: secs}
-	for t := range moves {
-		r.Moves += moves[t]
-		r.Games += games[t]
-	}
-	r.MovesPerSecPerCore = float64(r.Moves) / secs / float64(threads)
-	r.GamesPerSecPerCore = float64(r.Games) / secs / float64(threads)
-	r.MovesPerGame = float64(r.Moves) / float64(r.Games)
-	return r
 }
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	data, err := json.MarshalIndent(v, "", "  ")
+	var bad *json.UnsupportedValueError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("a figure is %s: the run was too short to measure it; give it more time", bad.Str)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // flushWithFooter flushes a table and notes the Go version and cores.

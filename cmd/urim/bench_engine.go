@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 	"time"
+
+	"github.com/urim-rl/urim/bench"
 )
 
 func init() {
@@ -15,14 +17,14 @@ func init() {
 		long: `Plays random games from the start to the end with the allocation-free playout
 loop and reports moves per second and games per second, per core. With
 --threads N, N goroutines play at once and the per-core figures are the totals
-divided by N.
+divided by N. --rules takes presets, rules YAML files, or all.
 
 Examples:
   urim bench engine
   urim bench engine --rules oware --duration 5s
   urim bench engine --rules all --json`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			rules := fs.String("rules", "all", "comma-separated rules presets, or all")
+			rules := fs.String("rules", "all", "comma-separated rules presets or files, or all")
 			duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
 			threads := fs.Int("threads", 1, "goroutines playing at once")
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
@@ -30,17 +32,20 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				if *threads < 1 {
-					return usageErrorf("--threads must be at least 1")
+				if err := checkBenchWorkers("threads", *threads); err != nil {
+					return err
+				}
+				if err := checkBenchDuration("duration", *duration); err != nil {
+					return err
 				}
 				games, err := benchGames(*rules)
 				if err != nil {
 					return err
 				}
-				var rows []engineBench
+				var rows []bench.EngineResult
 				for _, g := range games {
 					fmt.Fprintf(io.err, "bench engine: %s for %s on %d thread(s)...\n", g.Name(), *duration, *threads)
-					rows = append(rows, benchPlayouts(g, *duration, *threads))
+					rows = append(rows, bench.Playouts(g, *duration, *threads))
 				}
 				if *asJSON {
 					return writeJSON(io.out, rows)

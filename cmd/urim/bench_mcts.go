@@ -3,15 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math/rand/v2"
-	"runtime"
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/urim-rl/urim/agents"
-	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/bench"
 )
 
 func init() {
@@ -36,30 +32,27 @@ Examples:
   urim bench mcts --rules all --moves 1000 --json
   urim bench mcts --threads 2 --sims 4000`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			rules := fs.String("rules", "oware,urim", "comma-separated rules presets, or all")
-			sims := fs.Int("sims", 1000, "simulations per move")
-			c := fs.Float64("c", 2, "UCT exploration constant")
-			threads := fs.Int("threads", 1, "root-parallel search threads of each agent")
-			moves := fs.Int("moves", 300, "moves searched per preset")
-			baseline := fs.Duration("baseline", time.Second, "how long to run the random-playout baseline per preset")
+			f := &mctsBenchFlags{}
+			f.bind(fs)
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			quiet := fs.Bool("quiet", false, "no progress bar")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				if *sims < 1 || *threads < 1 || *moves < 1 || *c < 0 {
-					return usageErrorf("--sims, --threads and --moves must be at least 1, --c at least 0")
-				}
-				games, err := benchGames(*rules)
+				o, err := f.options()
 				if err != nil {
 					return err
 				}
-				var rows []mctsBench
+				games, err := benchGames(f.rules)
+				if err != nil {
+					return err
+				}
+				var rows []bench.MCTSResult
 				for _, g := range games {
-					base := benchPlayouts(g, *baseline, 1)
-					bar := benchBar(io.err, *quiet, *moves, "mcts "+g.Name(), "moves")
-					r, err := benchMCTS(g, *sims, *c, *threads, *moves, bar)
+					base := bench.Playouts(g, f.baseline, 1)
+					o.Progress = barProgress(benchBar(io.err, *quiet, o.Moves, "mcts "+g.Name(), "moves"))
+					r, err := bench.MCTS(g, o)
 					if err != nil {
 						return err
 					}
@@ -95,30 +88,27 @@ Examples:
   urim bench alphabeta
   urim bench alphabeta --rules urim --depth 12 --json`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			rules := fs.String("rules", "oware,urim", "comma-separated rules presets, or all")
-			depth := fs.Int("depth", 10, "search depth in plies")
-			tt := fs.Int("tt", 20, "log2 of the transposition-table entries")
-			positions := fs.Int("positions", 50, "positions searched per preset")
-			seed := fs.Uint64("seed", 1, "seed of the random games the positions come from")
-			baseline := fs.Duration("baseline", time.Second, "how long to run the random-playout baseline per preset")
+			f := &alphaBetaBenchFlags{}
+			f.bind(fs)
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			quiet := fs.Bool("quiet", false, "no progress bar")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				if *depth < 1 || *depth > agents.MaxAlphaBetaDepth || *tt < 0 || *tt > 28 || *positions < 1 {
-					return usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", agents.MaxAlphaBetaDepth)
-				}
-				games, err := benchGames(*rules)
+				o, err := f.options()
 				if err != nil {
 					return err
 				}
-				var rows []alphaBetaBench
+				games, err := benchGames(f.rules)
+				if err != nil {
+					return err
+				}
+				var rows []bench.AlphaBetaResult
 				for _, g := range games {
-					base := benchPlayouts(g, *baseline, 1)
-					bar := benchBar(io.err, *quiet, *positions, "alphabeta "+g.Name(), "positions")
-					r := benchAlphaBeta(g, *depth, *tt, *positions, *seed, bar)
+					base := bench.Playouts(g, f.baseline, 1)
+					o.Progress = barProgress(benchBar(io.err, *quiet, o.Positions, "alphabeta "+g.Name(), "positions"))
+					r := bench.AlphaBeta(g, o)
 					r.MovesPerSec = base.MovesPerSecPerCore
 					r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
 					rows = append(rows, r)
@@ -138,106 +128,64 @@ Examples:
 	})
 }
 
-// mctsBench is one row of urim bench mcts.
-type mctsBench struct {
-	Rules             string  `json:"rules"`
-	SimsPerMove       int     `json:"sims_per_move"`
-	C                 float64 `json:"c"`
-	Threads           int     `json:"threads"`
-	Moves             int     `json:"moves"`
-	Games             int     `json:"games_finished"`
-	Sims              int64   `json:"sims"`
-	Seconds           float64 `json:"seconds"`
-	SimsPerSecPerCore float64 `json:"sims_per_sec_per_core"`
-	PlayoutsPerSec    float64 `json:"baseline_playouts_per_sec"`
-	Ratio             float64 `json:"ratio_to_baseline"`
-	AllocsPerSim      float64 `json:"allocs_per_sim"`
+// mctsBenchFlags are the flags of urim bench mcts before they are checked.
+type mctsBenchFlags struct {
+	rules    string
+	opts     bench.MCTSOptions
+	baseline time.Duration
 }
 
-// alphaBetaBench is one row of urim bench alphabeta.
-type alphaBetaBench struct {
-	Rules          string  `json:"rules"`
-	Depth          int     `json:"depth"`
-	Positions      int     `json:"positions"`
-	Nodes          int64   `json:"nodes"`
-	Seconds        float64 `json:"seconds"`
-	NodesPerSearch float64 `json:"nodes_per_search"`
-	MsPerSearch    float64 `json:"ms_per_search"`
-	NodesPerSec    float64 `json:"nodes_per_sec"`
-	MovesPerSec    float64 `json:"baseline_moves_per_sec"`
-	Ratio          float64 `json:"ratio_to_baseline"`
+func (f *mctsBenchFlags) bind(fs *flag.FlagSet) {
+	d := bench.DefaultMCTSOptions()
+	fs.StringVar(&f.rules, "rules", "oware,urim", "comma-separated rules presets or files, or all")
+	fs.IntVar(&f.opts.Sims, "sims", d.Sims, "simulations per move")
+	fs.Float64Var(&f.opts.C, "c", d.C, "UCT exploration constant")
+	fs.IntVar(&f.opts.Threads, "threads", d.Threads, "root-parallel search threads of each agent")
+	fs.IntVar(&f.opts.Moves, "moves", d.Moves, "moves searched per preset")
+	fs.DurationVar(&f.baseline, "baseline", time.Second, "how long to run the random-playout baseline per preset")
 }
 
-// benchMCTS plays MCTS against MCTS until moves moves have been searched.
-func benchMCTS(g *env.Game, sims int, c float64, threads, moves int, bar *progressbar.ProgressBar) (mctsBench, error) {
-	r := mctsBench{Rules: g.Name(), SimsPerMove: sims, C: c, Threads: threads, Moves: moves}
-	var players [2]*agents.MCTS
-	for i := range players {
-		m, err := agents.NewMCTS(agents.MCTSConfig{Sims: sims, C: c, Threads: threads}, uint64(i+1))
-		if err != nil {
-			return r, err
-		}
-		players[i] = m
+// options checks the flags and returns the harness's options.
+func (f *mctsBenchFlags) options() (bench.MCTSOptions, error) {
+	o := f.opts
+	if o.Sims < 1 || o.Threads < 1 || o.Moves < 1 || o.C < 0 {
+		return o, usageErrorf("--sims, --threads and --moves must be at least 1, --c at least 0")
 	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	s := g.Start()
-	for i := range moves {
-		if s.Terminal() {
-			r.Games++
-			s = g.Start()
-			players[0].Reset()
-			players[1].Reset()
-		}
-		a, err := players[s.ToMove()].Act(&s)
-		if err != nil {
-			return r, err
-		}
-		s.Play(a)
-		if i%16 == 0 {
-			_ = bar.Set(i)
-		}
+	if err := checkBenchWorkers("threads", o.Threads); err != nil {
+		return o, err
 	}
-	r.Seconds = time.Since(start).Seconds()
-	runtime.ReadMemStats(&after)
-	_ = bar.Finish()
-	r.Sims = int64(moves) * int64(sims)
-	r.SimsPerSecPerCore = float64(r.Sims) / r.Seconds / float64(threads)
-	r.AllocsPerSim = float64(after.Mallocs-before.Mallocs) / float64(r.Sims)
-	return r, nil
+	if err := checkBenchDuration("baseline", f.baseline); err != nil {
+		return o, err
+	}
+	return o, nil
 }
 
-// benchAlphaBeta searches positions of random games with a fresh table each.
-func benchAlphaBeta(g *env.Game, depth, tt, positions int, seed uint64, bar *progressbar.ProgressBar) alphaBetaBench {
-	r := alphaBetaBench{Rules: g.Name(), Depth: depth, Positions: positions}
-	ab := agents.NewAlphaBeta(agents.AlphaBetaConfig{Depth: depth, TTBits: tt})
-	rng := rand.New(rand.NewPCG(seed, 0xab))
-	var elapsed time.Duration
-	for i := 0; i < positions; {
-		s := g.Start()
-		for n := rng.IntN(80); n > 0 && !s.Terminal(); n-- {
-			m := s.Legal()
-			s.Play(m.Nth(rng.IntN(m.Count())))
-		}
-		if s.Terminal() {
-			continue
-		}
-		ab.Reset() // not timed: clearing the table is not searching
-		start := time.Now()
-		if _, err := ab.Act(&s); err != nil {
-			panic(err) // s is ongoing: Act cannot fail
-		}
-		elapsed += time.Since(start)
-		r.Nodes += ab.LastSearch().Nodes
-		i++
-		_ = bar.Set(i)
+// alphaBetaBenchFlags are the flags of urim bench alphabeta before they are
+// checked.
+type alphaBetaBenchFlags struct {
+	rules    string
+	opts     bench.AlphaBetaOptions
+	baseline time.Duration
+}
+
+func (f *alphaBetaBenchFlags) bind(fs *flag.FlagSet) {
+	d := bench.DefaultAlphaBetaOptions()
+	fs.StringVar(&f.rules, "rules", "oware,urim", "comma-separated rules presets or files, or all")
+	fs.IntVar(&f.opts.Depth, "depth", d.Depth, "search depth in plies")
+	fs.IntVar(&f.opts.TTBits, "tt", d.TTBits, "log2 of the transposition-table entries")
+	fs.IntVar(&f.opts.Positions, "positions", d.Positions, "positions searched per preset")
+	fs.Uint64Var(&f.opts.Seed, "seed", d.Seed, "seed of the random games the positions come from")
+	fs.DurationVar(&f.baseline, "baseline", time.Second, "how long to run the random-playout baseline per preset")
+}
+
+// options checks the flags and returns the harness's options.
+func (f *alphaBetaBenchFlags) options() (bench.AlphaBetaOptions, error) {
+	o := f.opts
+	if o.Depth < 1 || o.Depth > agents.MaxAlphaBetaDepth || o.TTBits < 0 || o.TTBits > 28 || o.Positions < 1 {
+		return o, usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", agents.MaxAlphaBetaDepth)
 	}
-	_ = bar.Finish()
-	r.Seconds = elapsed.Seconds()
-	r.NodesPerSearch = float64(r.Nodes) / float64(positions)
-	r.MsPerSearch = 1000 * r.Seconds / float64(positions)
-	r.NodesPerSec = float64(r.Nodes) / r.Seconds
-	return r
+	if err := checkBenchDuration("baseline", f.baseline); err != nil {
+		return o, err
+	}
+	return o, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
+	"strconv"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
@@ -17,13 +19,18 @@ func init() {
 Elo ratings from a Bradley–Terry fit with standard errors and 95% intervals,
 for each pairing the wins, draws, losses and the share of games ending +2 … −2
 in match points, and the probability that each agent is stronger than each
-other. With --out DIR (or output: in the config) it also writes report.md,
+other. With --output DIR (or output: in the config) it also writes report.md,
 results.json, games.csv (every game) and ratings.png there.
 
 The tournament comes from a YAML config (see configs/README.md and
 configs/bench-classical.yaml, whose comments explain every key) or from
 --agents, a comma-separated list of specs; a part such as c=1.4 continues the
-previous spec's parameters. Flags given with --config override its keys.
+previous spec's parameters. Every config key has a flag of the same name
+(opening_plies is --opening-plies) with the same default, so a config and
+the command line give the same tournament; flags given with --config
+override its keys. --openings, --out and --gauntlet are short forms of
+--opening-plies, --output and --format gauntlet. --rules takes a preset or a
+YAML file of custom rules (games under custom rules are stored with them).
 
 With --store FILE (or store: in the config) games are kept in a file: a later
 run reuses every stored game it needs, so adding an agent plays only its
@@ -38,19 +45,24 @@ Agents:
 ` + agents.Help() + `
 Examples:
   urim eval --agents random,greedy,mcts:sims=200 --games 100
-  urim eval --config configs/bench-classical.yaml --out results/classical
+  urim eval --config configs/bench-classical.yaml --output results/classical
   urim eval --agents mcts:sims=400,c=1.0,random --gauntlet --store games.jsonl
   urim eval sprt --elo1 20 mcts:sims=800 mcts:sims=400`,
+		sub: func(arg string) bool { return arg == "sprt" || arg == "accuracy" },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			m := &matchOptions{}
 			m.bind(fs, true)
+			fc := &m.cfg
 			config := fs.String("config", "", "tournament config (YAML)")
 			list := fs.String("agents", "", "comma-separated agent specs (instead of --config)")
-			gauntlet := fs.Bool("gauntlet", false, "the first agent plays each other; the others do not meet")
-			anchor := fs.String("anchor", "", "agent whose rating is fixed (default: random if present, else the first)")
-			anchorElo := fs.Float64("anchor-elo", 0, "the anchor's rating")
-			store := fs.String("store", "", "game store file: reuse stored games and add new ones")
-			out := fs.String("out", "", "directory for report.md, results.json, games.csv and ratings.png")
+			fs.Var(formatFlag{&fc.Format}, "format", "tournament `format`: round_robin (every pair meets) or gauntlet (the first agent plays each other)")
+			fs.Var(gauntletFlag{&fc.Format}, "gauntlet", "short for --format gauntlet")
+			fs.StringVar(&fc.Anchor, "anchor", "", "agent whose rating is fixed (default: random if present, else the first)")
+			fs.Float64Var(&fc.AnchorElo, "anchor-elo", 0, "the anchor's rating")
+			fs.Float64Var(&fc.PriorDraws, "prior-draws", 0, "virtual draws per pairing in the Elo fit (0: 1, negative: none)")
+			fs.StringVar(&fc.Store, "store", "", "game store file: reuse stored games and add new ones")
+			fs.StringVar(&fc.Output, "output", "", "directory for report.md, results.json, games.csv and ratings.png")
+			fs.StringVar(&fc.Output, "out", "", "short for --output")
 			asJSON := fs.Bool("json", false, "print JSON instead of Markdown")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 && args[0] == "accuracy" {
@@ -68,8 +80,14 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				set := map[string]bool{}
-				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				gamesSet := false
+				fs.Visit(func(f *flag.Flag) { gamesSet = gamesSet || f.Name == "games" })
+				if gamesSet {
+					// The parity is checked with the config's pairing.
+					if err := checkGames(fc.Games, false); err != nil {
+						return err
+					}
+				}
 				var cfg evaluate.Config
 				switch {
 				case *config != "" && *list != "":
@@ -80,35 +98,38 @@ Examples:
 						return err
 					}
 					cfg = c
+					// Flags given override the file's keys of the same name.
+					fs.Visit(func(f *flag.Flag) {
+						name := f.Name
+						if a, ok := flagAliases[name]; ok {
+							name = a
+						}
+						if set, ok := evalOverrides[name]; ok {
+							set(&cfg, fc)
+						}
+					})
 				case *list != "":
+					cfg = *fc
 					cfg.Agents = evaluate.PlayersFromSpecs(evaluate.SplitSpecs(*list))
-					set["games"], set["rules"], set["openings"], set["paired"], set["seed"] = true, true, true, true, true
 				default:
 					return usageErrorf("give --config FILE or --agents A,B,...")
 				}
-				override := map[string]func(){
-					"games":     func() { cfg.Games = m.games },
-					"rules":     func() { cfg.Rules = m.rules },
-					"max-plies": func() { cfg.MaxPlies = m.maxPlies },
-					"openings":  func() { cfg.OpeningPlies = m.openings },
-					"paired":    func() { cfg.Paired = m.paired },
-					"seed":      func() { cfg.Seed = m.seed },
-					"workers":   func() { cfg.Workers = m.workers },
-					"gauntlet": func() {
-						cfg.Format = map[bool]evaluate.Format{true: evaluate.Gauntlet, false: evaluate.RoundRobin}[*gauntlet]
-					},
-					"anchor":     func() { cfg.Anchor = *anchor },
-					"anchor-elo": func() { cfg.AnchorElo = *anchorElo },
-					"store":      func() { cfg.Store = *store },
-					"out":        func() { cfg.Output = *out },
-				}
-				for name, apply := range override {
-					if set[name] {
-						apply()
-					}
-				}
 				if err := cfg.Validate(); err != nil {
 					return err
+				}
+				if err := cfg.LoadRules(); err != nil {
+					return err
+				}
+				// Outputs are checked before any game is played.
+				if cfg.Output != "" {
+					if err := evaluate.CheckWritableDir(cfg.Output); err != nil {
+						return err
+					}
+				}
+				if cfg.Store != "" {
+					if err := evaluate.CheckWritableDir(filepath.Dir(cfg.Store)); err != nil {
+						return err
+					}
 				}
 				if !m.quiet {
 					cfg.Progress = evaluate.ProgressBar(io.err, "tournament")
@@ -117,26 +138,91 @@ Examples:
 				defer stop()
 				defer agents.CloseExternalEngines()
 				res, err := evaluate.RunTournament(ctx, cfg)
+				if err != nil && ctx.Err() != nil {
+					return interrupted(io, "urim eval", res, cfg.Store)
+				}
 				if err != nil {
 					return err
 				}
 				if res.Reused > 0 {
 					fmt.Fprintf(io.err, "urim eval: reused %d stored games, played %d\n", res.Reused, res.Played)
 				}
+				var reportErr error
 				if cfg.Output != "" {
-					paths, err := evaluate.WriteReports(cfg.Output, res)
-					if err != nil {
-						return err
-					}
+					paths, fallback, err := evaluate.SaveReports(cfg.Output, res)
 					for _, p := range paths {
 						fmt.Fprintf(io.err, "urim eval: wrote %s\n", p)
 					}
+					if err != nil && fallback != "" {
+						fmt.Fprintf(io.err, "urim eval: %v\nurim eval: the results are saved in %s instead\n", err, fallback)
+					} else if err != nil {
+						fmt.Fprintf(io.err, "urim eval: %v\n", err)
+					}
+					// The report still goes to standard output, and then
+					// the command fails.
+					reportErr = err
 				}
 				if *asJSON {
-					return evaluate.WriteJSON(io.out, res)
+					err = evaluate.WriteJSON(io.out, res)
+				} else {
+					err = evaluate.WriteMarkdown(io.out, res)
 				}
-				return evaluate.WriteMarkdown(io.out, res)
+				if err == nil && reportErr != nil {
+					return exitCode(1)
+				}
+				return err
 			}
 		},
 	})
+}
+
+// evalOverrides copies one setting, by config key in flag form, from the
+// flags' config to the file's.
+var evalOverrides = map[string]func(dst, src *evaluate.Config){
+	"rules":         func(d, s *evaluate.Config) { d.Rules = s.Rules },
+	"max-plies":     func(d, s *evaluate.Config) { d.MaxPlies = s.MaxPlies },
+	"opening-plies": func(d, s *evaluate.Config) { d.OpeningPlies = s.OpeningPlies },
+	"paired":        func(d, s *evaluate.Config) { d.Paired = s.Paired },
+	"seed":          func(d, s *evaluate.Config) { d.Seed = s.Seed },
+	"workers":       func(d, s *evaluate.Config) { d.Workers = s.Workers },
+	"format":        func(d, s *evaluate.Config) { d.Format = s.Format },
+	"games":         func(d, s *evaluate.Config) { d.Games = s.Games },
+	"anchor":        func(d, s *evaluate.Config) { d.Anchor = s.Anchor },
+	"anchor-elo":    func(d, s *evaluate.Config) { d.AnchorElo = s.AnchorElo },
+	"prior-draws":   func(d, s *evaluate.Config) { d.PriorDraws = s.PriorDraws },
+	"store":         func(d, s *evaluate.Config) { d.Store = s.Store },
+	"output":        func(d, s *evaluate.Config) { d.Output = s.Output },
+}
+
+// formatFlag is --format.
+type formatFlag struct{ f *evaluate.Format }
+
+func (v formatFlag) String() string {
+	if v.f == nil {
+		return ""
+	}
+	return string(*v.f)
+}
+
+func (v formatFlag) Set(s string) error {
+	if f := evaluate.Format(s); f != evaluate.RoundRobin && f != evaluate.Gauntlet {
+		return fmt.Errorf("%q is not %s or %s", s, evaluate.RoundRobin, evaluate.Gauntlet)
+	}
+	*v.f = evaluate.Format(s)
+	return nil
+}
+
+// gauntletFlag is --gauntlet, short for --format gauntlet.
+type gauntletFlag struct{ f *evaluate.Format }
+
+func (v gauntletFlag) String() string   { return "false" }
+func (v gauntletFlag) IsBoolFlag() bool { return true }
+
+func (v gauntletFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*v.f = map[bool]evaluate.Format{true: evaluate.Gauntlet, false: evaluate.RoundRobin}[b]
+	return nil
 }

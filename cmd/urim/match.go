@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,9 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 )
 
@@ -26,8 +27,10 @@ for the agents), alternating the seats, and prints A's wins, draws and losses,
 its score (a draw counts half), the Elo difference that score implies with a
 95% interval, the share of games ending +2 … −2 in match points (A's minus
 B's), both sides' average match points and the average game length. With
---openings K every game starts with K random plies; with --paired (the
-default) each opening is played twice with the seats swapped. The games depend
+--opening-plies K (or --openings K) every game starts with K random plies
+(4 by default); with --paired (the default) each opening is played twice
+with the seats swapped. --rules takes a preset or a YAML file of custom
+rules. The games depend
 only on --seed, whatever the number of --workers.
 
 Flags may also follow the agents. A progress bar is drawn on standard error
@@ -44,10 +47,6 @@ Examples:
 			m.bind(fs, true)
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
 				if len(args) != 2 {
 					return usageErrorf("want two agents, got %d (%q)", len(args), args)
 				}
@@ -64,59 +63,90 @@ Examples:
 	})
 }
 
-// matchOptions are the flags shared by match, eval and eval sprt.
+// matchOptions are the flags shared by match, eval and eval sprt: the
+// fields of evaluate.Setup (and --games), bound under the names of their
+// config keys with the defaults of evaluate.DefaultConfig, so a config file
+// and the command line describe the same tournament.
 type matchOptions struct {
-	games, openings, workers, maxPlies int
-	rules                              string
-	paired, quiet                      bool
-	seed                               uint64
+	cfg   evaluate.Config
+	quiet bool
+}
+
+// checkGames checks --games: one meaning everywhere, a count of at least 1
+// (even when paired), at most evaluate.MaxTournamentGames.
+func checkGames(games int, paired bool) error {
+	switch {
+	case games < 1:
+		return usageErrorf("--games %d: want at least 1 game per pairing", games)
+	case games > evaluate.MaxTournamentGames:
+		return usageErrorf("--games %d: a tournament plays at most %d games (each is kept in memory for the report); "+
+			"split the run into smaller ones that share a store (urim eval --store)", games, evaluate.MaxTournamentGames)
+	case paired && games%2 != 0:
+		return usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", games)
+	}
+	return nil
 }
 
 // bind binds the flags; --games only when the command plays a fixed number.
 func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
+	m.cfg = evaluate.DefaultConfig()
+	s := &m.cfg.Setup
 	if games {
-		fs.IntVar(&m.games, "games", 100, "games to play (per pairing)")
+		fs.IntVar(&m.cfg.Games, "games", m.cfg.Games, "games to play per pairing: at least 1, even when --paired")
 	}
-	fs.StringVar(&m.rules, "rules", "urim", "rules preset")
-	fs.IntVar(&m.maxPlies, "max-plies", 0, "cap every game at this many plies (0: the preset's own)")
-	fs.IntVar(&m.openings, "openings", 4, "random plies at the start of every game (0: the start position)")
-	fs.BoolVar(&m.paired, "paired", true, "play each opening twice with the seats swapped")
-	fs.Uint64Var(&m.seed, "seed", 1, "seed of the openings and the agents")
-	fs.IntVar(&m.workers, "workers", 0, "games played at once (0: one per core)")
+	fs.StringVar(&s.Rules, "rules", s.Rules, "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+	fs.IntVar(&s.MaxPlies, "max-plies", s.MaxPlies, "cap every game at this many plies (0: the rules' own)")
+	fs.IntVar(&s.OpeningPlies, "opening-plies", s.OpeningPlies, "random plies at the start of every game (0: the start position)")
+	fs.IntVar(&s.OpeningPlies, "openings", s.OpeningPlies, "short for --opening-plies")
+	fs.BoolVar(&s.Paired, "paired", s.Paired, "play each opening twice with the seats swapped")
+	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the openings and the agents")
+	fs.IntVar(&s.Workers, "workers", s.Workers, "games played at once (0: one per core)")
 	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
 }
 
-// interspersed parses flags that follow positional arguments too, and
-// returns the positional ones.
-func interspersed(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "--":
-			return append(pos, args[1:]...), nil
-		case len(a) > 1 && a[0] == '-':
-			if err := fs.Parse(args); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					fs.SetOutput(out)
-					fs.Usage()
-					return nil, exitCode(0)
-				}
-				return nil, exitCode(2)
-			}
-			args = fs.Args()
-		default:
-			pos = append(pos, a)
-			args = args[1:]
-		}
-	}
-	return pos, nil
-}
+// flagAliases maps the short flags kept for convenience to the flag (and
+// config key) they set.
+var flagAliases = map[string]string{"openings": "opening-plies", "out": "output", "gauntlet": "format"}
 
 // interruptible returns a context cancelled by Ctrl-C, so a long run stops
 // between games and still saves its store.
+// Ctrl-C also kills the external engines (which run in process groups of
+// their own, out of the terminal's reach), so no game waits for a reply.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	var done atomic.Bool
+	go func() {
+		<-ctx.Done()
+		if !done.Load() {
+			agents.InterruptExternalEngines()
+		}
+	}()
+	return ctx, func() {
+		done.Store(true)
+		stop()
+	}
+}
+
+// interrupted reports a run stopped by Ctrl-C: how far it got, what was
+// saved and how to resume; the exit status is 130, as for a shell's
+// interrupted command.
+func interrupted(io *stdio, cmd string, res *evaluate.Result, store string) error {
+	played, reused := 0, 0
+	if res != nil {
+		played, reused = res.Played, res.Reused
+	}
+	fmt.Fprintf(io.err, "\n%s: interrupted after %d finished games", cmd, played)
+	if reused > 0 {
+		fmt.Fprintf(io.err, " (and %d reused from the store)", reused)
+	}
+	if store != "" {
+		fmt.Fprintf(io.err, ".\n%s: they are saved in %s; run the same command again to resume (stored games are not replayed).\n", cmd, store)
+	} else if cmd == "urim match" {
+		fmt.Fprintf(io.err, "; nothing was saved.\n%s: it keeps no games; 'urim eval --agents A,B --store FILE' plays the same games and keeps them, so that running it again resumes.\n", cmd)
+	} else {
+		fmt.Fprintf(io.err, "; nothing was saved.\n%s: give --store FILE to keep finished games, so that running the command again resumes.\n", cmd)
+	}
+	return exitCode(130)
 }
 
 // matchSummary is what urim match prints.
@@ -137,15 +167,15 @@ type matchSummary struct {
 }
 
 func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
-	if m.paired && m.games%2 != 0 {
-		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.games)
-	}
-	if m.games < 1 {
-		return nil, usageErrorf("--games must be at least 1")
+	if err := checkGames(m.cfg.Games, m.cfg.Paired); err != nil {
+		return nil, err
 	}
 	players := evaluate.PlayersFromSpecs([]string{a, b})
-	cfg := evaluate.Config{Rules: m.rules, MaxPlies: m.maxPlies, Agents: players, Games: m.games,
-		OpeningPlies: m.openings, Paired: m.paired, Seed: m.seed, Workers: m.workers}
+	cfg := m.cfg
+	cfg.Agents = players
+	if err := cfg.LoadRules(); err != nil {
+		return nil, usageErrorf("--%v", err)
+	}
 	if !m.quiet {
 		cfg.Progress = evaluate.ProgressBar(io.err, players[0].Label()+" vs "+players[1].Label())
 	}
@@ -153,11 +183,14 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 	defer stop()
 	defer agents.CloseExternalEngines()
 	res, err := evaluate.RunTournament(ctx, cfg)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(io, "urim match", res, "")
+	}
 	if err != nil {
 		return nil, err
 	}
 	ps := res.Pairs[0]
-	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: m.openings, Paired: m.paired, Seed: m.seed,
+	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: cfg.OpeningPlies, Paired: cfg.Paired, Seed: cfg.Seed,
 		Stats: ps}
 	elo, se, lo, hi := ps.EloDiff()
 	sum.Elo, sum.EloSE, sum.EloLo, sum.EloHi = finitePtr(elo), finitePtr(se), finitePtr(lo), finitePtr(hi)

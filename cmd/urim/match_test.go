@@ -3,35 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/urim-rl/urim/agents"
-	"github.com/urim-rl/urim/env"
 )
-
-// Test-only agents for the evaluation commands, under names no real agent
-// uses, so the tests do not depend on which agents are built in.
-func init() {
-	agents.Register("cmdtest-first", "test: the lowest legal action", func(p *agents.Params, seed uint64) (agents.Agent, error) {
-		return agents.Func(func(s *env.State) (int, error) { return s.Legal().Nth(0), nil }), nil
-	})
-	agents.Register("cmdtest-capture", "test: the move that captures most, ties random", func(p *agents.Params, seed uint64) (agents.Agent, error) {
-		rng := rand.New(rand.NewPCG(seed, 2))
-		return agents.Func(func(s *env.State) (int, error) {
-			me, best, bestGain := s.ToMove(), -1, -1
-			for _, a := range s.Legal().Actions() {
-				t := *s
-				t.Play(a)
-				if g := t.Store(me) - s.Store(me); g > bestGain || (g == bestGain && rng.IntN(2) == 0) {
-					best, bestGain = a, g
-				}
-			}
-			return best, nil
-		}), nil
-	})
-}
 
 // urim runs the command line with stdin and returns the exit status and
 // both outputs.
@@ -43,7 +17,7 @@ func urim(t *testing.T, stdin string, args ...string) (int, string, string) {
 }
 
 func TestMatchJSON(t *testing.T) {
-	code, out, errs := urim(t, "", "match", "--games", "6", "--json", "cmdtest-capture", "random", "--quiet")
+	code, out, errs := urim(t, "", "match", "--games", "6", "--json", "greedy", "random", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -59,7 +33,7 @@ func TestMatchJSON(t *testing.T) {
 		t.Fatalf("%v:\n%s", err, out)
 	}
 	st := sum.Stats
-	if sum.A != "cmdtest-capture" || st.Games != 6 || st.Wins+st.Draws+st.Losses != 6 || len(st.MPRates) != 5 {
+	if sum.A != "greedy" || st.Games != 6 || st.Wins+st.Draws+st.Losses != 6 || len(st.MPRates) != 5 {
 		t.Errorf("summary %+v", sum)
 	}
 	if errs != "" {

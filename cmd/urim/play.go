@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,16 +67,19 @@ type playOptions struct {
 
 // playSession is one game at the terminal.
 type playSession struct {
-	g      *env.Game
-	s      env.State
-	start  string          // --position text, for the replay line
-	agents [2]agents.Agent // the agent of each side that no person plays
-	human  [2]bool         // which sides people play
-	names  [2]string       // "South (you)", "North (mcts:sims=1000)"
-	in     *bufio.Scanner
-	out    io.Writer
-	moves  []int
-	letter [2]byte // 'a' for South, 'A' for North
+	g     *env.Game
+	s     env.State
+	start string // --position text, for the replay line
+	// rulesArg is the --rules value the game was loaded from (a preset or
+	// a file), which the replay line repeats.
+	rulesArg string
+	agents   [2]agents.Agent // the agent of each side that no person plays
+	human    [2]bool         // which sides people play
+	names    [2]string       // "South (you)", "North (mcts:sims=1000)"
+	in       *bufio.Scanner
+	out      io.Writer
+	moves    []int
+	letter   [2]byte // 'a' for South, 'A' for North
 }
 
 func runPlay(io *stdio, o *playOptions) error {
@@ -90,7 +95,7 @@ func runPlay(io *stdio, o *playOptions) error {
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	p := &playSession{g: g, s: s, start: o.position, in: bufio.NewScanner(io.in), out: io.out, letter: [2]byte{'a', 'A'}}
+	p := &playSession{g: g, s: s, start: o.position, rulesArg: *o.rules, in: bufio.NewScanner(io.in), out: io.out, letter: [2]byte{'a', 'A'}}
 	p.human = [2]bool{true, true}
 	p.names = [2]string{"South", "North"}
 	if o.opponent != "human" {
@@ -129,29 +134,42 @@ func plural(n int) string {
 
 func sideName(p int) string { return [2]string{"South", "North"}[p] }
 
-// run plays until the game ends, a player quits or the input ends.
+// errQuit is returned by a human player who quits or whose input ends.
+var errQuit = errors.New("quit")
+
+// run plays until the game ends, a player quits or the input ends. The game
+// loop is agents.PlayGame: a person is an agent that asks at the terminal,
+// and the hook reports each move and draws the board after it.
 func (p *playSession) run() error {
-	for !p.s.Terminal() {
-		p.draw()
-		mover := p.s.ToMove()
-		var a int
-		if p.human[mover] {
-			var ok bool
-			a, ok = p.ask()
-			if !ok {
-				return nil
-			}
+	var players [2]agents.Agent
+	for side := range players {
+		if p.human[side] {
+			players[side] = agents.Func(p.humanAct)
 		} else {
-			var err error
-			if a, err = p.agents[mover].Act(&p.s); err != nil {
-				return fmt.Errorf("%s: %w", p.names[mover], err)
-			}
+			players[side] = p.agents[side]
 		}
-		p.play(a)
 	}
 	p.draw()
+	s, err := agents.PlayGame(context.Background(), p.s, players, p.played)
+	if errors.Is(err, errQuit) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.names[p.s.ToMove()], err)
+	}
+	p.s = s
 	p.result()
 	return nil
+}
+
+// humanAct asks the person at the terminal for a move in s.
+func (p *playSession) humanAct(s *env.State) (int, error) {
+	p.s = *s
+	a, ok := p.ask()
+	if !ok {
+		return 0, errQuit
+	}
+	return a, nil
 }
 
 // draw prints the board:
@@ -284,9 +302,11 @@ func (p *playSession) legalLetters() string {
 	return strings.Join(parts, " ")
 }
 
-// play makes move a and says what it did.
-func (p *playSession) play(a int) {
-	mover := p.s.ToMove()
+// played is the game loop's hook: it makes the move on the session's
+// board, says what it did and draws the board after it.
+func (p *playSession) played(ev agents.MoveEvent) error {
+	p.s = *ev.Before
+	mover, a := ev.Player, ev.Action
 	before := p.s.Store(mover)
 	seeds := p.s.Pit(mover*p.g.PitsPerRow() + a)
 	p.s.Play(a)
@@ -295,12 +315,12 @@ func (p *playSession) play(a int) {
 	if got := p.s.Store(mover) - before; got > 0 {
 		msg += fmt.Sprintf(" and captures %d", got)
 	}
-	if !p.human[mover] {
-		if sr, ok := p.agents[mover].(agents.Searcher); ok {
-			msg += searchNote(sr.LastSearch())
-		}
+	if ev.Search != nil && !p.human[mover] {
+		msg += searchNote(*ev.Search)
 	}
 	fmt.Fprintln(p.out, msg+".")
+	p.draw()
+	return nil
 }
 
 // searchNote summarises an agent's search in a few words.
@@ -349,9 +369,13 @@ func (p *playSession) replayLine() {
 	for i, a := range p.moves {
 		parts[i] = strconv.Itoa(a)
 	}
-	cmd := fmt.Sprintf("urim replay --rules %s --moves %s", p.g.Name(), strings.Join(parts, ","))
+	rules := p.rulesArg
+	if rules == "" {
+		rules = p.g.Name()
+	}
+	cmd := fmt.Sprintf("urim replay --rules %s --moves %s", shellQuote(rules), strings.Join(parts, ","))
 	if p.start != "" {
-		cmd += fmt.Sprintf(" --position '%s'", p.start)
+		cmd += " --position " + shellQuote(p.start)
 	}
 	fmt.Fprintf(p.out, "Moves: %s\n", cmd)
 }
@@ -377,4 +401,19 @@ func orList(xs []int) string {
 		return strings.Join(parts, "")
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but letters,
+// digits and -_./,:=+.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./,:=+", r)) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,15 +14,17 @@ import (
 func init() {
 	register(&command{
 		name:  "rules",
-		usage: "[--json] [PRESET]",
+		usage: "[--json] [PRESET | FILE.yaml]",
 		short: "list the rule presets, or explain one rule by rule",
 		long: `Without an argument, lists the presets in one line each. With a preset name,
-explains each of its rules. The full rules are in docs/rules.md.
+or a YAML file of custom rules, explains each of its rules. The full rules
+are in docs/rules.md.
 
 Examples:
   urim rules
   urim rules oware
-  urim rules --json urim7`,
+  urim rules --json urim7
+  urim rules configs/rules/urim5.yaml`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			asJSON := fs.Bool("json", false, "print the rules as JSON")
 			return func(io *stdio, args []string) error {
@@ -35,9 +38,12 @@ Examples:
 				}
 				var list []env.Rules
 				for _, n := range names {
-					r, err := env.PresetRules(n)
-					if err != nil {
+					r, err := env.FindRules(n)
+					if errors.Is(err, env.ErrUnknownPreset) {
 						return usageErrorf("%v", err)
+					}
+					if err != nil {
+						return err
 					}
 					list = append(list, r)
 				}
@@ -72,7 +78,11 @@ func explainRules(w io.Writer, r env.Rules) {
 		}
 		return strings.Join(s, ", ")
 	}
-	fmt.Fprintf(w, "Preset %s\n\n", r.Name)
+	kind := "Preset"
+	if env.IsRulesFile(r.Name) {
+		kind = "Rules"
+	}
+	fmt.Fprintf(w, "%s %s\n\n", kind, r.Name)
 	fmt.Fprintf(w, "board          2 rows of %d pits; South owns pits 0-%d, North %d-%d; sowing goes 0 -> %d -> 0\n", P, P-1, P, 2*P-1, 2*P-1)
 	fmt.Fprintf(w, "start          %d seeds in every pit, %d in all; South moves first\n", r.SeedsPerPit, T)
 	if r.Capacity > 0 {

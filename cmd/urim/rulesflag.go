@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -16,18 +17,14 @@ func rulesFlag(fs *flag.FlagSet) *string {
 // loadGame compiles the rules named by a --rules flag: a preset name, or a
 // path to a YAML file (see docs/rules.md).
 func loadGame(name string) (*env.Game, error) {
-	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
-		r, err := env.LoadRules(name)
-		if err != nil {
-			return nil, err
-		}
-		return env.NewGame(r)
-	}
-	g, err := env.Preset(name)
-	if err != nil {
+	r, err := env.FindRules(name)
+	if errors.Is(err, env.ErrUnknownPreset) {
 		return nil, usageErrorf("--rules: %v", err)
 	}
-	return g, nil
+	if err != nil {
+		return nil, err
+	}
+	return env.NewGame(r)
 }
 
 // startPosition returns the start of g, or the position given in notation.

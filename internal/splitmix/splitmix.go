@@ -1,0 +1,14 @@
+// Package splitmix holds the SplitMix64 finaliser, the one seed mixer of
+// the module: the environment's openings, the evaluator's game and agent
+// seeds and the agents' generators all derive their seeds through it.
+package splitmix
+
+// Mix is the SplitMix64 finaliser of x plus the golden-ratio increment: a
+// bijection that spreads every input bit over the output, so nearby inputs
+// (game indices, thread numbers) give unrelated seeds.
+func Mix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
