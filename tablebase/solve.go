@@ -21,6 +21,10 @@ type Options struct {
 	Workers int
 	// Progress, if set, is called after every sweep of every layer.
 	Progress func(Progress)
+	// MemoryLimit makes Build refuse, before allocating, a table whose
+	// build would hold more bytes than this (see EstimateBuild); 0 means
+	// no limit.
+	MemoryLimit uint64
 }
 
 // Progress describes the state of a build.
@@ -70,6 +74,16 @@ func Build(ctx context.Context, r env.Rules, k int, opt Options) (*Table, []Laye
 	}
 	if k > r.Total() {
 		return nil, nil, fmt.Errorf("tablebase: max seeds %d exceeds the %d seeds the rules play with", k, r.Total())
+	}
+	if opt.MemoryLimit > 0 {
+		e, err := EstimateBuild(r, k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if e.PeakBytes > opt.MemoryLimit {
+			return nil, nil, fmt.Errorf("tablebase: K=%d needs about %.1f GiB to build (%d positions), over the limit of %.1f GiB",
+				k, float64(e.PeakBytes)/(1<<30), e.Positions, float64(opt.MemoryLimit)/(1<<30))
+		}
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"text/tabwriter"
@@ -69,9 +70,13 @@ var tablebaseBuild = &command{
 		workers := fs.Int("workers", 0, "goroutines (0: every core)")
 		asJSON := fs.Bool("json", false, "print the layer statistics as JSON")
 		quiet := fs.Bool("quiet", false, "no progress bar")
+		memory := fs.Float64("max-memory", 20, "refuse a build that needs more than this many GiB")
 		return func(std *stdio, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unexpected arguments %q", args)
+			}
+			if !(*memory > 0) || math.IsInf(*memory, 0) {
+				return usageErrorf("--max-memory %v: want a positive number of GiB", *memory)
 			}
 			if *out == "" {
 				return usageErrorf("--out FILE is required")
@@ -92,6 +97,7 @@ var tablebaseBuild = &command{
 			var bar *progressbar.ProgressBar
 			start := time.Now()
 			t, stats, err := tablebase.Build(ctx, g.Rules(), *k, tablebase.Options{Workers: *workers,
+				MemoryLimit: uint64(*memory * (1 << 30)),
 				Progress: func(p tablebase.Progress) {
 					if bar == nil {
 						bar = progressbar.NewOptions64(int64(p.Total), progressbar.OptionSetWriter(w),
