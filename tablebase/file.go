@@ -107,6 +107,10 @@ func (t *Table) Save(path string) error {
 		f.Close()
 		return fmt.Errorf("tablebase: writing %s: %w", path, err)
 	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return fmt.Errorf("tablebase: writing %s: %w", path, err)
