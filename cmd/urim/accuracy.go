@@ -11,6 +11,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 var accuracyCommand = &command{
@@ -54,7 +55,7 @@ Examples:
 			defer stop()
 			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, Seed: *seed}
 			if !*quiet {
-				cfg.Progress = evaluate.ProgressBar(std.err, "accuracy")
+				cfg.Progress = progress.Func(std.err, "accuracy", "positions")
 			}
 			rep, err := evaluate.Accuracy(ctx, cfg)
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/tablebase"
 )
 
@@ -100,10 +101,7 @@ var tablebaseBuild = &command{
 				MemoryLimit: uint64(*memory * (1 << 30)),
 				Progress: func(p tablebase.Progress) {
 					if bar == nil {
-						bar = progressbar.NewOptions64(int64(p.Total), progressbar.OptionSetWriter(w),
-							progressbar.OptionShowCount(), progressbar.OptionSetItsString("positions"),
-							progressbar.OptionSetWidth(30), progressbar.OptionThrottle(200*time.Millisecond),
-							progressbar.OptionOnCompletion(func() { _, _ = fmt.Fprintln(w) }))
+						bar = progress.New(w, int(p.Total), "", "positions")
 					}
 					bar.Describe(fmt.Sprintf("%d seeds, sweep %d", p.Seeds, p.Sweep))
 					if p.LayerDone {
