@@ -103,7 +103,7 @@ var tablebaseBuild = &command{
 					if bar == nil {
 						bar = progress.New(w, int(p.Total), "", "positions")
 					}
-					bar.Describe(fmt.Sprintf("%d seeds, sweep %d", p.Seeds, p.Sweep))
+					bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
 					if p.LayerDone {
 						_ = bar.Set64(int64(p.Done))
 					}
