@@ -34,8 +34,8 @@ by seed count.
 
 Examples:
   urim tablebase build --rules urim --max-seeds 12 --out urim12.tb
-  urim tablebase probe urim12.tb "0,0,1,0,2,0/0,1,0,0,3,1 28-0 S 40"
-  urim tablebase probe --json urim12.tb "0,0,1,0,2,0/0,1,0,0,3,1 28-0 S 40"`,
+  urim tablebase probe urim12.tb "1,0,1,0,0,2/0,1,0,0,4,0 13-14 S 40"
+  urim tablebase probe --json urim12.tb "1,0,1,0,0,2/0,1,0,0,4,0 13-14 S 40"`,
 		sub: func(string) bool { return true },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			return func(io *stdio, args []string) error {
