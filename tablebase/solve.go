@@ -59,6 +59,10 @@ type solver struct {
 	// own the mover's row seeds of each board.
 	cache []uint64
 	own   []uint8
+	// moved[br] is 1 when a bound of board br changed in the last sweep
+	// (prev) or in this one (cur): a board none of whose children in the
+	// layer moved cannot change, and is skipped.
+	prev, cur []uint8
 	opt   Options
 }
 
@@ -132,7 +136,8 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 	s.lo[n], s.hi[n], s.rk[n] = lo, hi, rk
 	s.cache = make([]uint64, s.x.boards(n)*uint64(s.r.p))
 	s.own = make([]uint8, s.x.boards(n))
-	defer func() { s.cache, s.own = nil, nil }()
+	s.prev, s.cur = make([]uint8, s.x.boards(n)), make([]uint8, s.x.boards(n))
+	defer func() { s.cache, s.own, s.prev, s.cur = nil, nil, nil, nil }()
 	st := LayerStats{Seeds: n}
 	for sweep := 1; ; sweep++ {
 		if err := ctx.Err(); err != nil {
@@ -141,6 +146,7 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 		changed := s.sweep(n, sweep, lo, hi, lo2, hi2, rk)
 		lo, hi, lo2, hi2 = lo2, hi2, lo, hi
 		s.lo[n], s.hi[n] = lo, hi
+		s.prev, s.cur = s.cur, s.prev
 		st.Sweeps = sweep
 		if s.opt.Progress != nil {
 			s.opt.Progress(Progress{Seeds: n, Sweep: sweep, Changed: changed, Done: done, Total: total, LayerDone: changed == 0})
@@ -250,9 +256,10 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 					break
 				}
 			}
-			if settled { // lower = upper: both are final
+			if settled || (sweep > 2 && !s.childMoved(br, n)) { // final, or no input changed
 				copy(lo2[base:base+slots], lo[base:base+slots])
 				copy(hi2[base:base+slots], hi[base:base+slots])
+				s.cur[br] = 0
 				continue
 			}
 		}
@@ -290,6 +297,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 			}
 			own = int(s.own[br])
 		}
+		moved := uint8(0)
 		for j := uint64(0); j < slots; j++ {
 			i := base + j
 			var bl, bu int
@@ -301,13 +309,31 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 			lo2[i], hi2[i] = uint8(bl), uint8(bu)
 			if lo2[i] != lo[i] || hi2[i] != hi[i] {
 				changed++
+				moved = 1
 			}
 			if hi2[i] != hi[i] {
 				rk[i] = uint16(sweep)
 			}
 		}
+		s.cur[br] = moved
 	}
 	return changed
+}
+
+// childMoved reports whether a child of board br in layer n (a move that
+// captures nothing) changed in the last sweep. Only then can br change in
+// this one: the update reads nothing else that can change.
+func (s *solver) childMoved(br uint64, n int) bool {
+	p := uint64(s.r.p)
+	for _, v := range s.cache[br*p : br*p+p] {
+		if v == noMove {
+			break
+		}
+		if v>>48&0xff == 0 && s.prev[v&(1<<48-1)] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // evaluate returns the best lower and upper bound over moves for slot j of
