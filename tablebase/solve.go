@@ -63,7 +63,7 @@ type solver struct {
 	// (prev) or in this one (cur): a board none of whose children in the
 	// layer moved cannot change, and is skipped.
 	prev, cur []uint8
-	opt   Options
+	opt       Options
 }
 
 // Build solves every position with at most k seeds on the board under rules
