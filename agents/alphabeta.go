@@ -5,19 +5,28 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 func init() {
 	Register("alphabeta",
-		"negamax alpha-beta, iterative deepening, transposition table: depth=10 (plies, 1-60), time=0s (per move, 0: no limit), tt=20 (log2 table entries, 0: no table)",
+		"negamax alpha-beta, iterative deepening, transposition table: depth=10 (plies, 1-60), time=0s (per move, 0: no limit), tt=20 (log2 table entries, 0: no table), tb=FILE (score positions from an endgame table)",
 		func(p *Params, seed uint64) (Agent, error) {
 			cfg := AlphaBetaConfig{
 				Depth:  p.Int("depth", 10, 1, MaxAlphaBetaDepth),
 				Time:   p.Duration("time", 0),
 				TTBits: p.Int("tt", 20, 0, 28),
 			}
+			tb := p.String("tb", "")
 			if err := p.Done(); err != nil { // before allocating the table
 				return nil, err
+			}
+			if tb != "" {
+				t, err := LoadTable(tb)
+				if err != nil {
+					return nil, err
+				}
+				cfg.Table = t
 			}
 			return NewAlphaBeta(cfg), nil
 		})
@@ -48,6 +57,9 @@ type AlphaBetaConfig struct {
 	// TTBits is log2 of the number of transposition-table entries (16 bytes
 	// each); 0 means no table.
 	TTBits int
+	// Table, if set, scores every position below the root that it holds
+	// (see tableScore in tb.go), instead of searching it; nil means none.
+	Table *tablebase.Table
 }
 
 // AlphaBeta is a negamax search with alpha-beta pruning, iterative deepening
@@ -229,6 +241,11 @@ func (a *AlphaBeta) negamax(s *env.State, depth, ply, alpha, beta int) int {
 	}
 	if s.Terminal() {
 		return terminalScore(s)
+	}
+	if a.cfg.Table != nil && ply > 0 {
+		if v, ok := tableScore(a.cfg.Table, s); ok {
+			return v
+		}
 	}
 	if depth == 0 {
 		return evaluate(s)

@@ -191,7 +191,7 @@ func TestAlphaBetaSpecErrors(t *testing.T) {
 		"alphabeta:depth=x":     `depth="x"`,
 		"alphabeta:time=soon":   `time="soon": want a duration`,
 		"alphabeta:tt=40":       `tt="40": want an integer from 0 to 28`,
-		"alphabeta:deep=3":      `unknown parameter deep for agent "alphabeta" (accepted: depth, time, tt)`,
+		"alphabeta:deep=3":      `unknown parameter deep for agent "alphabeta" (accepted: depth, tb, time, tt)`,
 		"alphabeta:depth=3,x=1": "unknown parameter x",
 	} {
 		checkSpecError(t, spec, want)

@@ -27,7 +27,7 @@ func ExampleNew() {
 func ExampleNew_badSpec() {
 	_, err := agents.New("alphabeta:depth=10,width=3", 1)
 	fmt.Println(err)
-	// Output: agents: bad spec "alphabeta:depth=10,width=3": unknown parameter width for agent "alphabeta" (accepted: depth, time, tt)
+	// Output: agents: bad spec "alphabeta:depth=10,width=3": unknown parameter width for agent "alphabeta" (accepted: depth, tb, time, tt)
 }
 
 // Alpha-beta reports its value (in seeds, or WinScore plus the margin for a

@@ -14,7 +14,7 @@ func init() {
 		"UCT with random rollouts: sims=1000 (per move; 0: no limit, which needs time; 0 is the default when only time is set), "+
 			"time=0s (per move, 0: none), "+
 			"c=1.4, rollouts=1 (per leaf), cutoff=0 (plies per rollout, 0: to the end), threads=1 (root-parallel trees), "+
-			"reward=match_points (or win_loss, seed_margin), reuse=true (keep the subtree between moves)",
+			"reward=match_points (or win_loss, seed_margin), reuse=true (keep the subtree between moves), tb=FILE (value leaves from an endgame table)",
 		func(p *Params, seed uint64) (Agent, error) {
 			cfg := MCTSConfig{
 				Sims:    p.Int("sims", -1, 0, 1<<30), // -1: not given
@@ -42,7 +42,11 @@ func init() {
 			cfg.NewEvaluator = func(seed uint64) Evaluator {
 				return NewRolloutEvaluator(rollouts, cutoff, kind, seed)
 			}
+			tb := p.String("tb", "")
 			if err := p.Done(); err != nil { // before allocating the trees
+				return nil, err
+			}
+			if err := withTable(&cfg, tb); err != nil {
 				return nil, err
 			}
 			return NewMCTS(cfg, seed)

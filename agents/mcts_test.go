@@ -222,7 +222,7 @@ func TestMCTSSpecErrors(t *testing.T) {
 		"mcts:threads=0":     `threads="0": want an integer from 1 to 256`,
 		"mcts:reuse=maybe":   `reuse="maybe": want true or false`,
 		"mcts:time=1":        `time="1": want a duration`,
-		"mcts:simulations=9": `unknown parameter simulations for agent "mcts" (accepted: c, cutoff, reuse, reward, rollouts, sims, threads, time)`,
+		"mcts:simulations=9": `unknown parameter simulations for agent "mcts" (accepted: c, cutoff, reuse, reward, rollouts, sims, tb, threads, time)`,
 	} {
 		checkSpecError(t, spec, want)
 	}

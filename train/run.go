@@ -85,7 +85,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		if cfg.Stop.Iterations > 0 && it > cfg.Stop.Iterations {
 			break
 		}
-		if cfg.Stop.Time > 0 && r.elapsed() >= cfg.Stop.Time.Std().Seconds() {
+		// A new run always completes its first iteration, however slow the
+		// set-up was: a budget spent before any training leaves nothing.
+		if cfg.Stop.Time > 0 && it > 1 && r.elapsed() >= cfg.Stop.Time.Std().Seconds() {
 			fmt.Fprintf(r.log, "train: time budget %v spent\n", cfg.Stop.Time.Std())
 			if err := r.evaluateLast(ctx); err != nil {
 				return sum, err

@@ -175,7 +175,7 @@ func printCommands(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].short)
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].short)
 	}
 	fmt.Fprintln(w, "\nFlags may come before or after the arguments. Run 'urim <command> --help' for a command's flags and examples;")
 	fmt.Fprintln(w, "'urim --version' prints the version.")

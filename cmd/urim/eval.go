@@ -38,7 +38,8 @@ games. The games depend only on the seed, never on --workers. Ctrl-C stops
 between games and keeps the finished ones in the store.
 
 'urim eval sprt A B' runs a sequential probability ratio test instead; see
-'urim eval sprt --help'.
+'urim eval sprt --help'. 'urim eval accuracy' scores an agent against an
+endgame table; see 'urim eval accuracy --help'.
 
 Agents:
 ` + agents.Help() + `
@@ -47,7 +48,7 @@ Examples:
   urim eval --config configs/bench-classical.yaml --output results/classical
   urim eval --agents mcts:sims=400,c=1.0,random --gauntlet --store games.jsonl
   urim eval sprt --elo1 20 mcts:sims=800 mcts:sims=400`,
-		sub: func(arg string) bool { return arg == "sprt" },
+		sub: func(arg string) bool { return arg == "sprt" || arg == "accuracy" },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			m := &matchOptions{}
 			m.bind(fs, true)
@@ -64,6 +65,12 @@ Examples:
 			fs.StringVar(&fc.Output, "out", "", "short for --output")
 			asJSON := fs.Bool("json", false, "print JSON instead of Markdown")
 			return func(io *stdio, args []string) error {
+				if len(args) > 0 && args[0] == "accuracy" {
+					if code := runCommand(accuracyCommand, "urim eval accuracy", args[1:], io); code != 0 {
+						return exitCode(code)
+					}
+					return nil
+				}
 				if len(args) > 0 && args[0] == "sprt" {
 					if code := runCommand(sprtCommand, "urim eval sprt", args[1:], io); code != 0 {
 						return exitCode(code)

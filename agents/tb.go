@@ -1,0 +1,185 @@
+package agents
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
+)
+
+func init() {
+	Register("tb",
+		"endgame table, perfect once the board holds at most K seeds: file=FILE (from 'urim tablebase build'), "+
+			"fallback=alphabeta:depth=8 (the agent for bigger boards; quote a spec with commas: fallback='mcts:sims=200,c=1')",
+		func(p *Params, seed uint64) (Agent, error) {
+			file := p.String("file", "")
+			fallback := p.String("fallback", "alphabeta:depth=8")
+			if file == "" {
+				p.fail("file", "", "the table file (file=FILE)")
+			}
+			if err := p.Done(); err != nil {
+				return nil, err
+			}
+			t, err := LoadTable(file)
+			if err != nil {
+				return nil, err
+			}
+			fb, err := New(fallback, seed)
+			if err != nil {
+				return nil, fmt.Errorf("tb: fallback: %w", err)
+			}
+			return &TB{Table: t, Fallback: fb}, nil
+		})
+}
+
+var tables sync.Map // path → *tableOnce
+
+type tableOnce struct {
+	once sync.Once
+	t    *tablebase.Table
+	err  error
+}
+
+// LoadTable loads a table file once per process: every agent built from
+// the same path shares the one immutable table.
+func LoadTable(path string) (*tablebase.Table, error) {
+	v, _ := tables.LoadOrStore(path, &tableOnce{})
+	o := v.(*tableOnce)
+	o.once.Do(func() { o.t, o.err = tablebase.Load(path) })
+	return o.t, o.err
+}
+
+// TB plays from an endgame table once the board holds at most K seeds, and
+// leaves bigger boards to its fallback. In the table it plays the move with
+// the best lower bound, the least progress rank among those (which is what
+// makes the lower bound a guarantee, docs/tablebase.md), then the best upper
+// bound, then the lowest action. So from every position entered by a capture
+// (how a game enters the table) it ends with at least the lower bound, and
+// with the exact value wherever the bounds meet.
+type TB struct {
+	Table    *tablebase.Table
+	Fallback Agent
+}
+
+// Act plays the table's move, or the fallback's.
+func (a *TB) Act(s *env.State) (int, error) {
+	if s.RowSeeds(0)+s.RowSeeds(1) > a.Table.MaxSeeds() {
+		return a.Fallback.Act(s)
+	}
+	moves, err := a.Table.Moves(s)
+	if err != nil {
+		return 0, err
+	}
+	if len(moves) == 0 {
+		return 0, errNoMove(s)
+	}
+	return tablebase.Best(moves)[0].Action, nil
+}
+
+// Reset resets the fallback.
+func (a *TB) Reset() { Reset(a.Fallback) }
+
+// Close closes the fallback.
+func (a *TB) Close() error { return Close(a.Fallback) }
+
+// tableValue returns what a table says of s, when it holds s: the final
+// seeds of the player to move and of its opponent with the lower and with
+// the upper bound.
+func tableValue(t *tablebase.Table, s *env.State) (lo, hi [2]int, ok bool) {
+	n := s.RowSeeds(0) + s.RowSeeds(1)
+	if n > t.MaxSeeds() {
+		return lo, hi, false
+	}
+	e, err := t.Probe(s)
+	if err != nil {
+		return lo, hi, false
+	}
+	me := s.ToMove()
+	mine, theirs := s.Store(me), s.Store(1-me)
+	lo = [2]int{mine + e.Lower, theirs + n - e.Lower}
+	hi = [2]int{mine + e.Upper, theirs + n - e.Upper}
+	return lo, hi, true
+}
+
+// tableScore is the alpha-beta score of s from a table: the final score of
+// the game ended at each bound, averaged.
+func tableScore(t *tablebase.Table, s *env.State) (int, bool) {
+	lo, hi, ok := tableValue(t, s)
+	if !ok {
+		return 0, false
+	}
+	return (finalScore(lo) + finalScore(hi)) / 2, true
+}
+
+// finalScore scores final stores f (the mover's first) as terminalScore
+// does.
+func finalScore(f [2]int) int {
+	margin := f[0] - f[1]
+	switch {
+	case margin > 0:
+		return WinScore + margin
+	case margin < 0:
+		return -WinScore + margin
+	}
+	return 0
+}
+
+// TableEvaluator values MCTS leaves from a table where it holds them (the
+// reward of the game ended at each bound, averaged, with a uniform prior),
+// and with Inner elsewhere.
+type TableEvaluator struct {
+	Table  *tablebase.Table
+	Inner  Evaluator
+	Reward env.RewardKind
+}
+
+// Evaluate implements Evaluator.
+func (e *TableEvaluator) Evaluate(s *env.State, prior []float32) float32 {
+	lo, hi, ok := tableValue(e.Table, s)
+	if !ok {
+		return e.Inner.Evaluate(s, prior)
+	}
+	legal := s.Legal()
+	uniform := 1 / float32(legal.Count())
+	for m := legal; m != 0; m &= m - 1 {
+		prior[m.Nth(0)] = uniform
+	}
+	t := s.Game().Total()
+	return (reward(lo, t, e.Reward) + reward(hi, t, e.Reward)) / 2
+}
+
+// reward is the reward of final stores f (the mover's first) for the mover.
+func reward(f [2]int, total int, k env.RewardKind) float32 {
+	switch k {
+	case env.RewardWinLoss:
+		switch {
+		case f[0] > f[1]:
+			return 1
+		case f[0] < f[1]:
+			return -1
+		}
+		return 0
+	case env.RewardSeedMargin:
+		return float32(f[0]-f[1]) / float32(total)
+	}
+	mp := env.MatchPoints(f, total)
+	return float32(mp[0]-mp[1]) / 2
+}
+
+// withTable makes cfg's evaluators value leaves from the table file path
+// (none if path is empty).
+func withTable(cfg *MCTSConfig, path string) error {
+	if path == "" {
+		return nil
+	}
+	t, err := LoadTable(path)
+	if err != nil {
+		return err
+	}
+	inner := cfg.NewEvaluator
+	cfg.NewEvaluator = func(seed uint64) Evaluator {
+		return &TableEvaluator{Table: t, Inner: inner(seed), Reward: cfg.Reward}
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"text/tabwriter"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
+)
+
+var accuracyCommand = &command{
+	name:  "accuracy",
+	usage: "--agent SPEC --tablebase FILE [--positions N] [--source uniform|selfplay:SPEC] [--seed S] [--json]",
+	long: `Scores an agent's moves against an endgame table (urim tablebase build): on
+positions with at most K seeds, the share of moves that keep the best value and
+the seeds lost per move, by seed count, with 95% intervals (Wilson for shares).
+Only positions where every legal move's value is exact count (ground truth);
+the report says how many were skipped.
+
+Examples:
+  urim eval accuracy --agent greedy --tablebase urim12.tb
+  urim eval accuracy --agent mcts:sims=200 --tablebase urim12.tb --source selfplay:random --positions 500`,
+	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+		agent := fs.String("agent", "", "spec of the agent under test")
+		file := fs.String("tablebase", "", "endgame table file")
+		positions := fs.Int("positions", 1000, "positions to score")
+		source := fs.String("source", "uniform", "positions: uniform, or selfplay:SPEC (games SPEC plays against itself)")
+		seed := fs.Uint64("seed", 1, "seed for the sampling and the agents")
+		asJSON := fs.Bool("json", false, "print JSON")
+		quiet := fs.Bool("quiet", false, "no progress bar")
+		return func(std *stdio, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unexpected arguments %q", args)
+			}
+			if *agent == "" || *file == "" {
+				return usageErrorf("--agent SPEC and --tablebase FILE are required")
+			}
+			if *positions <= 0 {
+				return usageErrorf("--positions %d: want at least 1", *positions)
+			}
+			if err := agents.Validate(*agent); err != nil {
+				return err
+			}
+			t, err := agents.LoadTable(*file)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, Seed: *seed}
+			if !*quiet {
+				cfg.Progress = progress.Func(std.err, "accuracy", "positions")
+			}
+			rep, err := evaluate.Accuracy(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(std.out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintf(std.out, "%s on %s (K=%d), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n\n",
+				rep.Agent, rep.Rules, rep.MaxSeeds, rep.Source, rep.All.Positions, rep.Skipped)
+			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "seeds\tpositions\tbest move\t95% interval\tseeds lost per move\t95% interval\t")
+			row := func(label string, r evaluate.AccuracyRow) {
+				fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f–%.1f%%\t%.3f\t%.3f–%.3f\t\n", label, r.Positions,
+					100*r.Share, 100*r.ShareLo, 100*r.ShareHi, r.Loss, r.LossLo, r.LossHi)
+			}
+			for _, r := range rep.BySeeds {
+				row(fmt.Sprint(r.Seeds), r)
+			}
+			row("all", rep.All)
+			return tw.Flush()
+		}
+	},
+}

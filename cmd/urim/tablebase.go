@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/urim-rl/urim/internal/progress"
+	"github.com/urim-rl/urim/tablebase"
+)
+
+func init() {
+	register(&command{
+		name:  "tablebase",
+		usage: "build --rules PRESET --max-seeds K --out FILE  |  tablebase probe [--json] FILE POSITION",
+		short: "endgame tablebase: solve every board with at most K seeds; probe a position",
+		long: `'build' solves, by retrograde analysis, every position with at most K seeds on
+the board (either player to move) and writes the table to FILE: for each
+position a lower and an upper bound on the seeds, of those on the board, that
+the player to move ends with under perfect play (exact where they meet; see
+docs/tablebase.md). It uses every core and prints the share of exact positions
+by seed count.
+
+'probe' prints a position's bounds and the value of each legal move, best first.
+
+Examples:
+  urim tablebase build --rules urim --max-seeds 12 --out urim12.tb
+  urim tablebase probe urim12.tb "1,0,1,0,0,2/0,1,0,0,4,0 13-14 S 40"
+  urim tablebase probe --json urim12.tb "1,0,1,0,0,2/0,1,0,0,4,0 13-14 S 40"`,
+		sub: func(string) bool { return true },
+		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+			return func(io *stdio, args []string) error {
+				if len(args) == 0 {
+					return usageErrorf("name a subcommand: build or probe")
+				}
+				var c *command
+				switch args[0] {
+				case "build":
+					c = tablebaseBuild
+				case "probe":
+					c = tablebaseProbe
+				default:
+					return usageErrorf("unknown subcommand %q (known: build, probe)", args[0])
+				}
+				if code := runCommand(c, "urim tablebase "+c.name, args[1:], io); code != 0 {
+					return exitCode(code)
+				}
+				return nil
+			}
+		},
+	})
+}
+
+var tablebaseBuild = &command{
+	name:  "build",
+	usage: "--rules PRESET --max-seeds K --out FILE [flags]",
+	long:  `Solves every position with at most K seeds and writes the table to FILE (atomically).`,
+	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+		rules := rulesFlag(fs)
+		k := fs.Int("max-seeds", 8, "K: the most seeds on the board")
+		out := fs.String("out", "", "table file to write")
+		workers := fs.Int("workers", 0, "goroutines (0: every core)")
+		asJSON := fs.Bool("json", false, "print the layer statistics as JSON")
+		quiet := fs.Bool("quiet", false, "no progress bar")
+		memory := fs.Float64("max-memory", 20, "refuse a build that needs more than this many GiB")
+		return func(std *stdio, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unexpected arguments %q", args)
+			}
+			if !(*memory > 0) || math.IsInf(*memory, 0) {
+				return usageErrorf("--max-memory %v: want a positive number of GiB", *memory)
+			}
+			if *out == "" {
+				return usageErrorf("--out FILE is required")
+			}
+			if *k < 0 {
+				return usageErrorf("--max-seeds %d is negative", *k)
+			}
+			g, err := loadGame(*rules)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			w := std.err
+			if *quiet {
+				w = io.Discard
+			}
+			var bar *progressbar.ProgressBar
+			start := time.Now()
+			t, stats, err := tablebase.Build(ctx, g.Rules(), *k, tablebase.Options{Workers: *workers,
+				MemoryLimit: uint64(*memory * (1 << 30)),
+				Progress: func(p tablebase.Progress) {
+					if bar == nil {
+						bar = progress.New(w, int(p.Total), "", "positions")
+					}
+					bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
+					if p.LayerDone {
+						_ = bar.Set64(int64(p.Done))
+					}
+				}})
+			if err != nil {
+				return err
+			}
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			solved := time.Since(start)
+			if err := t.Save(*out); err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(std.out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(map[string]any{"rules": t.Rules(), "max_seeds": t.MaxSeeds(), "file": *out,
+					"bytes": t.Size(), "seconds": solved.Seconds(), "layers": stats})
+			}
+			fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), *out, solved.Seconds())
+			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "seeds\tpositions\texact\tshare\tsweeps\ttime\t")
+			for _, s := range stats {
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t\n", s.Seeds, s.Positions, s.Exact,
+					100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Sweeps, s.Time.Seconds())
+			}
+			return tw.Flush()
+		}
+	},
+}
+
+var tablebaseProbe = &command{
+	name:  "probe",
+	usage: "[--json] FILE POSITION",
+	long:  `Prints the bounds of a position (in urim's notation, quoted) and the value of each legal move.`,
+	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+		asJSON := fs.Bool("json", false, "print JSON")
+		return func(std *stdio, args []string) error {
+			if len(args) != 2 {
+				return usageErrorf("want FILE and POSITION (quoted), got %d arguments", len(args))
+			}
+			t, err := tablebase.Load(args[0])
+			if err != nil {
+				return err
+			}
+			r, err := t.ProbePosition(args[1])
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(std.out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			return r.WriteText(std.out)
+		}
+	},
+}

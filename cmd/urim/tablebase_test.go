@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTablebaseCommands builds a small table, probes it as text and JSON,
+// and scores an agent against it.
+func TestTablebaseCommands(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "urim5.tb")
+	code, out, errs := runCLI(t, "", "tablebase", "build", "--rules", "urim", "--max-seeds", "5", "--out", path, "--quiet")
+	if code != 0 {
+		t.Fatalf("build: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "K=5") || !strings.Contains(out, "100.0%") {
+		t.Fatalf("build output:\n%s", out)
+	}
+	pos := "0,0,1,0,0,2/0,0,2,0,0,0 15-16 S 60"
+	code, out, errs = runCLI(t, "", "tablebase", "probe", path, pos)
+	if code != 0 || !strings.Contains(out, "best (the table's move)") {
+		t.Fatalf("probe: exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "", "tablebase", "probe", "--json", path, pos)
+	var rep struct {
+		Lower, Upper int
+		Best         []int
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Best) == 0 {
+		t.Fatalf("probe --json: exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--positions", "40", "--quiet")
+	if code != 0 || !strings.Contains(out, "all") {
+		t.Fatalf("eval accuracy: exit %d: %s%s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"tablebase"},
+		{"tablebase", "build", "--max-seeds", "3"},
+		{"tablebase", "probe", path},
+		{"eval", "accuracy", "--agent", "greedy"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (usage)", args, code)
+		}
+	}
+	if code, _, errs := runCLI(t, "", "tablebase", "probe", filepath.Join(t.TempDir(), "none.tb"), pos); code != 1 || !strings.Contains(errs, "none.tb") {
+		t.Errorf("probe of a missing file: exit %d: %s", code, errs)
+	}
+}

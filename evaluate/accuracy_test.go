@@ -1,0 +1,59 @@
+package evaluate_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/tablebase"
+)
+
+// TestAccuracy scores the table's own agent (perfect: every move keeps the
+// value) and random (which must lose something) on both sources.
+func TestAccuracy(t *testing.T) {
+	tb, _, err := tablebase.Build(context.Background(), env.Urim, 6, tablebase.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "urim6.tb")
+	if err := tb.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	n := 200
+	if testing.Short() {
+		n = 50
+	}
+	for _, source := range []string{"uniform", "selfplay:greedy"} {
+		perfect, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{
+			Agent: "tb:file=" + path, Table: tb, Positions: n, Source: source, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perfect.All.Positions != n || perfect.All.Best != n || perfect.All.Loss != 0 {
+			t.Fatalf("%s: the table's agent: %+v, want %d of %d best and no loss", source, perfect.All, n, n)
+		}
+		rnd, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{
+			Agent: "random", Table: tb, Positions: n, Source: source, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rnd.All.Best == n || rnd.All.Loss <= 0 || rnd.All.ShareLo > rnd.All.Share || rnd.All.ShareHi < rnd.All.Share {
+			t.Fatalf("%s: random: %+v", source, rnd.All)
+		}
+	}
+	if _, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{Agent: "random", Table: tb, Source: "replay"}); err == nil {
+		t.Fatal("an unknown source gave no error")
+	}
+}
+
+// TestWilson checks the interval against a worked value: 8 of 10 gives
+// 0.490–0.943 (Wilson 1927, as tabulated by Newcombe 1998).
+func TestWilson(t *testing.T) {
+	lo, hi := evaluate.Wilson(8, 10)
+	if math.Abs(lo-0.4902) > 5e-4 || math.Abs(hi-0.9433) > 5e-4 {
+		t.Fatalf("Wilson(8, 10) = %.4f–%.4f, want 0.4902–0.9433", lo, hi)
+	}
+}

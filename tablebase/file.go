@@ -1,0 +1,227 @@
+package tablebase
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// FormatVersion is the version of the file layout; a reader refuses any
+// other.
+const FormatVersion = 1
+
+// magic opens every table file.
+var magic = [8]byte{'U', 'R', 'I', 'M', 'T', 'B', '\r', '\n'}
+
+// The errors a file can fail with; each message names the file and the
+// problem.
+var (
+	// ErrNotTable: the file does not start like a table file.
+	ErrNotTable = errors.New("tablebase: not a table file")
+	// ErrVersion: the file has another format version.
+	ErrVersion = errors.New("tablebase: unsupported format version")
+	// ErrTruncated: the file is shorter than its header says.
+	ErrTruncated = errors.New("tablebase: truncated file")
+	// ErrCorrupt: the header is unreadable or the checksum does not match.
+	ErrCorrupt = errors.New("tablebase: corrupt file")
+	// ErrMismatch: the table was built for other rules.
+	ErrMismatch = errors.New("tablebase: rules mismatch")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header is the JSON part of the file.
+type header struct {
+	Rules        env.Rules `json:"rules"`
+	RulesText    string    `json:"rules_text"`
+	RulesVersion int       `json:"rules_version"`
+	MaxSeeds     int       `json:"max_seeds"`
+	Positions    uint64    `json:"positions"`
+	ValueBytes   int       `json:"value_bytes"`
+	RankBytes    int       `json:"rank_bytes"`
+	PayloadBytes uint64    `json:"payload_bytes"`
+}
+
+// maxHeader bounds the JSON header a reader accepts.
+const maxHeader = 1 << 16
+
+// Layout, all integers little-endian:
+//
+//	magic [8]byte | version uint32 | header length uint32 | header JSON |
+//	payload | CRC-32C (Castagnoli) of everything before it, uint32
+
+// writeTo writes the file form of t to w.
+func (t *Table) writeTo(w io.Writer) error {
+	h := header{Rules: t.rules, RulesText: t.rules.String(), RulesVersion: env.RulesVersion, MaxSeeds: t.k,
+		Positions: t.positions(), ValueBytes: t.vw, RankBytes: t.rw, PayloadBytes: uint64(len(t.data))}
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	head := append(magic[:], 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(head[8:], FormatVersion)
+	binary.LittleEndian.PutUint32(head[12:], uint32(len(hj)))
+	sum := crc32.New(castagnoli)
+	mw := io.MultiWriter(w, sum)
+	for _, part := range [][]byte{head, hj, t.data} {
+		if _, err := mw.Write(part); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	return err
+}
+
+// MarshalBinary returns the file form of t.
+func (t *Table) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.writeTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Save writes t to path atomically: a temporary file in the same directory,
+// synced, then renamed over path.
+func (t *Table) Save(path string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("tablebase: %w", err)
+	}
+	defer os.Remove(f.Name()) // fails harmlessly after the rename
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := t.writeTo(bw); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("tablebase: writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("tablebase: %w", err)
+	}
+	return nil
+}
+
+// Load reads a table file in one read and checks it whole: format, header,
+// sizes and checksum.
+func Load(path string) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("tablebase: %w", err)
+	}
+	t, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// LoadFor is Load that also demands the table be built for rules r.
+func LoadFor(path string, r env.Rules) (*Table, error) {
+	t, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if d := sameRules(t.rules, r); d != "" {
+		return nil, fmt.Errorf("%s: %w: built for %s, wanted %s (%s)", path, ErrMismatch, t.rules.Name, r.Name, d)
+	}
+	return t, nil
+}
+
+// Parse reads a table from its file form. The table keeps b as its payload.
+func Parse(b []byte) (*Table, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrNotTable)
+	}
+	if len(b) < 16 {
+		if len(b) >= 8 && bytes.Equal(b[:8], magic[:]) || bytes.HasPrefix(magic[:], b) {
+			return nil, fmt.Errorf("%w: %d bytes, shorter than the fixed header", ErrTruncated, len(b))
+		}
+		return nil, ErrNotTable
+	}
+	if !bytes.Equal(b[:8], magic[:]) {
+		return nil, ErrNotTable
+	}
+	if v := binary.LittleEndian.Uint32(b[8:12]); v != FormatVersion {
+		return nil, fmt.Errorf("%w %d (this build reads %d)", ErrVersion, v, FormatVersion)
+	}
+	hl := uint64(binary.LittleEndian.Uint32(b[12:16]))
+	if hl > maxHeader {
+		return nil, fmt.Errorf("%w: header length %d over the limit %d", ErrCorrupt, hl, maxHeader)
+	}
+	if uint64(len(b)) < 16+hl {
+		return nil, fmt.Errorf("%w: %d bytes, the header alone needs %d", ErrTruncated, len(b), 16+hl)
+	}
+	var h header
+	dec := json.NewDecoder(bytes.NewReader(b[16 : 16+hl]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
+	}
+	c, err := compile(h.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("%w: header rules: %v", ErrCorrupt, err)
+	}
+	if h.RulesVersion != env.RulesVersion {
+		return nil, fmt.Errorf("%w: built with rules version %d, the engine plays version %d", ErrMismatch, h.RulesVersion, env.RulesVersion)
+	}
+	if h.MaxSeeds < 0 || h.MaxSeeds > MaxSeeds || h.MaxSeeds > h.Rules.Total() {
+		return nil, fmt.Errorf("%w: header max_seeds %d out of range", ErrCorrupt, h.MaxSeeds)
+	}
+	if h.RankBytes != 1 && h.RankBytes != 2 {
+		return nil, fmt.Errorf("%w: header rank_bytes %d (want 1 or 2)", ErrCorrupt, h.RankBytes)
+	}
+	t := newTable(h.Rules, c, h.MaxSeeds, h.RankBytes)
+	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize() {
+		return nil, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, payload %d) do not fit K=%d under %s",
+			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
+	}
+	want := 16 + hl + h.PayloadBytes + 4
+	switch {
+	case uint64(len(b)) < want:
+		return nil, fmt.Errorf("%w: %d bytes, the header promises %d", ErrTruncated, len(b), want)
+	case uint64(len(b)) > want:
+		return nil, fmt.Errorf("%w: %d bytes after the checksum", ErrCorrupt, uint64(len(b))-want)
+	}
+	body := b[:want-4]
+	if got, sum := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[want-4:]); got != sum {
+		return nil, fmt.Errorf("%w: checksum %08x, the file says %08x", ErrCorrupt, got, sum)
+	}
+	t.data = b[16+hl : want-4]
+	t.index()
+	for n := 0; n <= t.k; n++ {
+		maxCode := pairCode(n, n) // no bound exceeds the seeds on the board
+		for g := t.offset[n]; g < t.offset[n+1]; g++ {
+			code := int(t.data[g])
+			if t.vw == 2 {
+				code = int(t.data[2*g]) | int(t.data[2*g+1])<<8
+			}
+			if code > maxCode {
+				return nil, fmt.Errorf("%w: position %d (%d seeds) holds pair code %d (largest %d)", ErrCorrupt, g, n, code, maxCode)
+			}
+		}
+	}
+	return t, nil
+}
