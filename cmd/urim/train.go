@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/configs"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -41,10 +42,11 @@ func (r *resumeFlag) IsBoolFlag() bool { return true }
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "--config FILE [--set key=value ...] [--resume [RUN_DIR]]",
+		usage: "[--config FILE] [--set key=value ...] [--resume [RUN_DIR]]",
 		short: "train an agent by AlphaZero self-play from a YAML config",
 		long: `Trains a network by AlphaZero self-play as a YAML config says (see
-docs/config.md; configs/quickstart.yaml takes under 10 minutes here) and
+docs/config.md; configs/quickstart.yaml takes under 10 minutes here; without
+--config, the built-in copy of configs/quickstart.yaml is used) and
 writes everything to the run directory (output: in the config): the effective
 config.yaml, metrics.csv with one row per iteration, losses.png, elo.png and
 speed.png, checkpoints/latest.ckpt, best.ckpt and one per iteration, the
@@ -64,6 +66,7 @@ stop and workers, which may change.
 az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
 
 Examples:
+  urim train
   urim train --config configs/quickstart.yaml
   urim train --config configs/urim.yaml --set stop.time=2h --set workers=2
   urim train --config configs/quickstart.yaml --resume
@@ -71,7 +74,7 @@ Examples:
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			var sets setFlags
 			var resume resumeFlag
-			config := fs.String("config", "", "training config (YAML)")
+			config := fs.String("config", "", "training config (YAML); default: the built-in configs/quickstart.yaml")
 			fs.Var(&sets, "set", "override a key: key.path=value (repeatable)")
 			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume RUN_DIR)")
 			quiet := fs.Bool("quiet", false, "no progress bars")
@@ -91,10 +94,13 @@ Examples:
 				if path == "" && resume.dir != "" {
 					path = filepath.Join(resume.dir, "config.yaml")
 				}
+				var cfg train.Config
 				if path == "" {
-					return usageErrorf("give --config FILE (or --resume RUN_DIR)")
+					// The built-in defaults: the shipped quickstart config.
+					cfg, err = train.ParseConfig(configs.Quickstart, configs.QuickstartName, sets)
+				} else {
+					cfg, err = train.LoadConfig(path, sets)
 				}
-				cfg, err := train.LoadConfig(path, sets)
 				if err != nil {
 					return err
 				}

@@ -49,7 +49,16 @@ func TestTrainCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "already holds a run") {
 		t.Errorf("restart over a run: status %d, stderr %q", code, errs)
 	}
-	if code, _, _ = urim(t, "", "train"); code != 2 {
-		t.Errorf("no config: status %d, want 2", code)
+	// Without --config: the built-in quickstart config, here cut to one
+	// small iteration.
+	builtin := filepath.Join(t.TempDir(), "builtin")
+	code, out, errs = urim(t, "", "train", "--set", "output="+builtin, "--set", "stop.iterations=1",
+		"--set", "selfplay.games_per_iteration=2", "--set", "selfplay.parallel_games=2", "--set", "search.sims=4",
+		"--set", "evaluation.games=2", "--set", "evaluation.sims=4")
+	if code != 0 || !strings.Contains(out, "1 iterations") {
+		t.Fatalf("built-in config: status %d\n%s\n%s", code, out, errs)
+	}
+	if data, err := os.ReadFile(filepath.Join(builtin, "config.yaml")); err != nil || !strings.Contains(string(data), "width: 64") {
+		t.Errorf("built-in config: the run's config.yaml is not the quickstart's (%v):\n%s", err, data)
 	}
 }
