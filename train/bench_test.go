@@ -31,7 +31,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, ls, buf, i+1, 0, nil)
+		st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, ls, buf, nil, i+1, 0, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -208,11 +208,17 @@ type Stop struct {
 	Time       Duration `yaml:"time"`
 }
 
-// Dataset is reserved for the self-play dataset writer (issue 13); Dir must
-// be empty until it lands.
+// Dataset writes the run's self-play as a dataset (docs/dataset.md), the
+// format of urim selfplay: every fully searched move's position, mask,
+// visit distribution, root value and outcome.
 type Dataset struct {
-	// Dir is where self-play shards would be written; empty writes none.
+	// Dir is the dataset directory; empty writes none. A relative path is
+	// relative to the current directory, like output.
 	Dir string `yaml:"dir"`
+	// ShardSize is the positions at which a shard is cut (after the game
+	// that reaches it; an iteration's last shard may be smaller); 0 means
+	// dataset.DefaultShardPositions.
+	ShardSize int `yaml:"shard_size"`
 }
 
 // Duration is a time.Duration written as "90s", "10m" or "1h30m" in YAML.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -220,10 +221,10 @@ func (c *Config) checkStop() error {
 }
 
 func (c *Config) checkDataset() error {
-	if c.Dataset.Dir != "" {
-		return bad("dataset.dir", "writing self-play datasets during training is not available yet; leave it empty and use urim selfplay")
+	if c.Dataset.Dir != "" && filepath.Clean(c.Dataset.Dir) == filepath.Clean(c.Output) {
+		return bad("dataset.dir", "%q is the run directory; name a directory of its own", c.Dataset.Dir)
 	}
-	return nil
+	return intRange("dataset.shard_size", c.Dataset.ShardSize, 0, 1<<24)
 }
 
 // checkFinite reports a NaN or infinite float anywhere in v.

@@ -59,6 +59,7 @@ type run struct {
 	buf   *Buffer
 	st    State
 	table *Table
+	data  *gameLog // the self-play dataset, nil without dataset.dir
 	head  []string
 	start time.Time
 	base  float64 // elapsed seconds before this session
@@ -110,7 +111,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		}
 	}
 	sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
-	return sum, nil
+	return sum, r.data.close()
 }
 
 func (r *run) elapsed() float64 { return r.base + time.Since(r.start).Seconds() }
@@ -162,7 +163,14 @@ func (r *run) setup() error {
 	case !exists && r.opt.Resume:
 		return fmt.Errorf("train: nothing to resume in %s (no %s)", r.dir, stateFile)
 	case exists:
-		return r.resume(st, effective)
+		if err := r.resume(st, effective); err != nil {
+			return err
+		}
+		r.data, err = openGameLog(cfg, r.game, r.enc, r.reward, st.Games, true)
+		return err
+	}
+	if r.data, err = openGameLog(cfg, r.game, r.enc, r.reward, 0, false); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(r.dir, ckptDir), 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -297,8 +305,11 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	}
 	bar := r.progress(fmt.Sprintf("iter %d self-play", it), "games")
 	t0 := time.Now()
-	sp, err := selfPlay(ctx, cfg, r.game, r.encdr, r.reward, ls, r.buf, it, r.st.Games, bar)
+	sp, err := selfPlay(ctx, cfg, r.game, r.encdr, r.reward, ls, r.buf, r.data, it, r.st.Games, bar)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.data.commit(); err != nil {
 		return nil, err
 	}
 	m.SelfPlayS = time.Since(t0).Seconds()

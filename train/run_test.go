@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -211,7 +212,7 @@ const childEnv = "URIM_TRAIN_TEST_CHILD"
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
 		cfg, err := LoadConfig(filepath.Join("..", "configs", "tiny.yaml"),
-			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant"})
+			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant", "dataset.dir=" + dir + "-data", "dataset.shard_size=40"})
 		if err == nil {
 			_, err = Run(context.Background(), cfg, Options{})
 		}
@@ -227,7 +228,8 @@ func TestMain(m *testing.M) {
 // TestKillAndResume kills a training process with SIGKILL in the middle of
 // an iteration, resumes it, and checks that the resumed run continues from
 // the last committed iteration exactly as an uninterrupted run would: the
-// same network after the next iteration, byte for byte.
+// same network after the next iteration, byte for byte, and the same
+// self-play dataset, shard for shard.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process")
@@ -259,7 +261,10 @@ func TestKillAndResume(t *testing.T) {
 	_ = cmd.Wait()
 	st := readState(t, dir)
 	k := st.Iteration
-	if _, err := Run(context.Background(), tinyConfig(t, dir, "stop.iterations="+strconv.Itoa(k+1), "evaluation.every=3", "optimizer.schedule=constant"), Options{Resume: true}); err != nil {
+	sets := func(dir string) Config {
+		return tinyConfig(t, dir, "stop.iterations="+strconv.Itoa(k+1), "evaluation.every=3", "optimizer.schedule=constant", "dataset.dir="+dir+"-data", "dataset.shard_size=40")
+	}
+	if _, err := Run(context.Background(), sets(dir), Options{Resume: true}); err != nil {
 		t.Fatalf("resume after kill at iteration %d: %v", k, err)
 	}
 	tab, err := ReadMetrics(filepath.Join(dir, "metrics.csv"))
@@ -277,13 +282,16 @@ func TestKillAndResume(t *testing.T) {
 	}
 	// An uninterrupted run of k+1 iterations ends with the same network.
 	clean := filepath.Join(t.TempDir(), "clean")
-	if _, err := Run(context.Background(), tinyConfig(t, clean, "stop.iterations="+strconv.Itoa(k+1), "evaluation.every=3", "optimizer.schedule=constant"), Options{}); err != nil {
+	if _, err := Run(context.Background(), sets(clean), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(CheckpointPath(dir, k+1))
 	b, _ := os.ReadFile(CheckpointPath(clean, k+1))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("iteration %d after the kill and resume differs from an uninterrupted run", k+1)
+	}
+	if got, want := datasetShards(t, dir+"-data"), datasetShards(t, clean+"-data"); !reflect.DeepEqual(got, want) {
+		t.Errorf("the dataset after the kill and resume differs from an uninterrupted run's:\n got %+v\nwant %+v", got, want)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 )
@@ -44,10 +45,11 @@ type slot struct {
 }
 
 // selfPlay plays one iteration's games with the lock-step search and adds
-// every fully searched position to buf. Game ids continue from firstGame.
-// progress, if set, is called after each finished game.
+// every fully searched position to buf, and to log (nil: none). Game ids
+// continue from firstGame. progress, if set, is called after each finished
+// game.
 func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, reward env.RewardKind,
-	ls searcher, buf *Buffer, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
+	ls searcher, buf *Buffer, log *gameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
 	sp := cfg.SelfPlay
 	n := sp.GamesPerIteration
 	rng := rand.New(rand.NewPCG(derive(cfg.Seed, 0x73656c66, uint64(it)), 1))
@@ -59,10 +61,12 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 	st := &selfPlayStats{}
 	custom := customRules(g)
 	next := 0
+	spec := fmt.Sprintf("selfplay:iter=%d", it)
 	start := func(sl *slot) {
 		sl.id = next
 		next++
-		sl.opening = g.RandomOpening(sp.OpeningPlies, derive(cfg.Seed, 0x6f70656e, uint64(it), uint64(sl.id)))
+		seed := derive(cfg.Seed, 0x6f70656e, uint64(it), uint64(sl.id))
+		sl.opening = g.RandomOpening(sp.OpeningPlies, seed)
 		sl.state = g.Start()
 		for _, a := range sl.opening {
 			sl.state.Play(a)
@@ -75,6 +79,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 		if sl.neverResign {
 			st.neverResign++
 		}
+		log.start(firstGame+int64(sl.id), seed, [2]string{spec, spec}, sl.opening)
 	}
 	finish := func(sl *slot, resigner int) {
 		var outcome [2]float32
@@ -94,6 +99,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 				Mask: sl.mask[k], Value: outcome[sl.mover[k]], Root: sl.root[k], Ply: int(sl.ply[k]),
 				Game: firstGame + int64(sl.id)})
 		}
+		log.finish(firstGame+int64(sl.id), &sl.state, resigner < 0)
 		st.games++
 		st.positions += len(sl.mover)
 		st.plies += len(sl.moves)
@@ -102,7 +108,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 			st.records = append(st.records, evaluate.Record{
 				Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: custom,
 				Players: [2]string{"selfplay", "selfplay"},
-				Specs:   [2]string{fmt.Sprintf("selfplay:iter=%d", it), fmt.Sprintf("selfplay:iter=%d", it)},
+				Specs:   [2]string{spec, spec},
 				Seed:    uint64(firstGame) + uint64(sl.id), Index: sl.id,
 				Opening: append([]int{}, sl.opening...), Moves: append([]int{}, sl.moves...),
 				Stores: s.FinalStores(), MatchPoints: s.MatchPoints(), Reason: s.Reason().String(), Plies: len(sl.moves)})
@@ -187,6 +193,11 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 				temp = cfg.Search.Temperature
 			}
 			a := ls.Choose(r, temp)
+			if jobs[i].Full {
+				log.add(firstGame+int64(sl.id), s, a, &dataset.Search{Policy: r.Policy, Value: r.Value})
+			} else {
+				log.skip(firstGame+int64(sl.id), s, a)
+			}
 			s.Play(a)
 			sl.moves = append(sl.moves, a)
 			if s.Terminal() {

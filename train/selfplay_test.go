@@ -47,7 +47,7 @@ func playFake(t *testing.T, sets ...string) (*selfPlayStats, *Buffer, *env.Game)
 	g := env.MustGame(env.Urim4)
 	enc := env.NewEncoder(g, env.EncodingCompact)
 	buf := NewBuffer(enc.Dim(), g.PitsPerRow(), 10000)
-	st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, &fakeSearch{}, buf, 1, 0, nil)
+	st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, &fakeSearch{}, buf, nil, 1, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
