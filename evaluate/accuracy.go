@@ -15,8 +15,13 @@ import (
 // AccuracyConfig sets a ground-truth evaluation of an agent against an
 // endgame table.
 type AccuracyConfig struct {
-	// Agent is the spec of the agent under test.
+	// Agent is the spec of the agent under test (only its name when New
+	// is set).
 	Agent string
+	// New, when set, builds the agent under test from a seed instead of
+	// Agent: an agent that no spec names, such as a network held in
+	// memory.
+	New func(seed uint64) (agents.Agent, error)
 	// Table is the endgame table; its rules are the game's.
 	Table *tablebase.Table
 	// Positions is the number of positions to score; 0 means 1000.
@@ -89,7 +94,11 @@ func Accuracy(ctx context.Context, cfg AccuracyConfig) (*AccuracyReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	agent, err := agents.New(cfg.Agent, derive(cfg.Seed, 1))
+	newAgent := cfg.New
+	if newAgent == nil {
+		newAgent = func(seed uint64) (agents.Agent, error) { return agents.New(cfg.Agent, seed) }
+	}
+	agent, err := newAgent(derive(cfg.Seed, 1))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/tablebase"
@@ -43,6 +44,20 @@ func TestAccuracy(t *testing.T) {
 		if rnd.All.Best == n || rnd.All.Loss <= 0 || rnd.All.ShareLo > rnd.All.Share || rnd.All.ShareHi < rnd.All.Share {
 			t.Fatalf("%s: random: %+v", source, rnd.All)
 		}
+	}
+	// An agent built by New (a network in memory, say) is scored like the
+	// same agent named by its spec.
+	spec, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{Agent: "random", Table: tb, Positions: n, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{Agent: "mine", Table: tb, Positions: n, Seed: 9,
+		New: func(seed uint64) (agents.Agent, error) { return agents.New("random", seed) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built.Agent != "mine" || built.All != spec.All {
+		t.Fatalf("New: %s %+v; the spec: %+v", built.Agent, built.All, spec.All)
 	}
 	if _, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{Agent: "random", Table: tb, Source: "replay"}); err == nil {
 		t.Fatal("an unknown source gave no error")

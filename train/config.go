@@ -185,6 +185,15 @@ type Evaluation struct {
 	OpeningPlies int `yaml:"opening_plies"`
 	// Gating holds a candidate back from best until it beats best.
 	Gating Gating `yaml:"gating"`
+	// Tablebase, when set, is an endgame table file ('urim tablebase
+	// build') for the run's rules: each evaluation also scores the
+	// candidate's moves against it on positions the table holds
+	// (evaluate.Accuracy), into metrics.csv's tb_* columns. A relative path
+	// is relative to the current directory.
+	Tablebase string `yaml:"tablebase"`
+	// TablebasePositions is the number of positions scored each time (the
+	// same positions every evaluation); 0 means 1000.
+	TablebasePositions int `yaml:"tablebase_positions"`
 }
 
 // Gating is an SPRT between the candidate and the current best network; it

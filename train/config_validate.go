@@ -118,6 +118,8 @@ func (c *Config) Validate() error {
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
 		c.checkDataset(),
+		intRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20),
+		c.checkTablebase(),
 		intRange("workers", c.Workers, 0, 1024),
 	}
 	if c.Output == "" {

@@ -46,6 +46,9 @@ type Metrics struct {
 	// and its 95% interval are on the scale of random = 0.
 	Scores            []float64
 	Elo, EloLo, EloHi float64
+	// Tablebase holds the tablebase accuracy (the tb_* columns, in the
+	// order of tbColumns) when the run has evaluation.tablebase, else nil.
+	Tablebase []float64
 	// Best is the iteration of the best network after this one.
 	Best int
 }
@@ -57,15 +60,20 @@ func scoreColumn(spec string) string {
 	return "score_" + strings.Trim(nonWord.ReplaceAllString(spec, "_"), "_")
 }
 
-// metricsHeader returns the columns of metrics.csv for these opponents.
-func metricsHeader(opponents []string) []string {
+// metricsHeader returns the columns of metrics.csv for these opponents,
+// with the tablebase accuracy's columns when tb is set.
+func metricsHeader(opponents []string, tb bool) []string {
 	h := []string{"iteration", "elapsed_s", "games", "positions", "mean_plies", "resigned", "false_resign",
 		"selfplay_s", "positions_per_s", "buffer", "train_steps", "steps_per_s", "lr",
 		"policy_loss", "value_loss", "entropy", "kl"}
 	for _, o := range opponents {
 		h = append(h, scoreColumn(o))
 	}
-	return append(h, "elo", "elo_lo95", "elo_hi95", "best")
+	h = append(h, "elo", "elo_lo95", "elo_hi95")
+	if tb {
+		h = append(h, tbColumns...)
+	}
+	return append(h, "best")
 }
 
 func cell(x float64) string {
@@ -83,7 +91,11 @@ func (m *Metrics) row() []string {
 	for _, s := range m.Scores {
 		r = append(r, cell(s))
 	}
-	return append(r, cell(m.Elo), cell(m.EloLo), cell(m.EloHi), strconv.Itoa(m.Best))
+	r = append(r, cell(m.Elo), cell(m.EloLo), cell(m.EloHi))
+	for _, x := range m.Tablebase {
+		r = append(r, cell(x))
+	}
+	return append(r, strconv.Itoa(m.Best))
 }
 
 // Table is metrics.csv read back: its header and rows of cells.

@@ -15,6 +15,7 @@ import (
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 // Options are the run's non-config settings: where its output goes and how
@@ -59,7 +60,8 @@ type run struct {
 	buf   *Buffer
 	st    State
 	table *Table
-	data  *gameLog // the self-play dataset, nil without dataset.dir
+	data  *gameLog         // the self-play dataset, nil without dataset.dir
+	tb    *tablebase.Table // evaluation.tablebase, or nil
 	head  []string
 	start time.Time
 	base  float64 // elapsed seconds before this session
@@ -148,7 +150,10 @@ func (r *run) setup() error {
 		return err
 	}
 	r.encdr = env.NewEncoder(r.game, r.enc)
-	r.head = metricsHeader(cfg.Evaluation.Opponents)
+	if r.tb, err = loadEvalTable(cfg, r.rules); err != nil {
+		return err
+	}
+	r.head = metricsHeader(cfg.Evaluation.Opponents, r.tb != nil)
 	effective, err := cfg.Marshal()
 	if err != nil {
 		return err
@@ -297,6 +302,9 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	for range cfg.Evaluation.Opponents {
 		m.Scores = append(m.Scores, math.NaN())
 	}
+	if r.tb != nil {
+		m.Tablebase = nans(len(tbColumns))
+	}
 
 	// Self-play.
 	ls, err := newSearch(r.net, r.reward, cfg, derive(cfg.Seed, 0x736561726368, uint64(it)))
@@ -416,6 +424,9 @@ func summaryLine(m *Metrics) string {
 	if !math.IsNaN(m.Elo) {
 		fmt.Fprintf(&b, "; Elo %.0f [%.0f, %.0f]", m.Elo, m.EloLo, m.EloHi)
 	}
+	if len(m.Tablebase) == len(tbColumns) && !math.IsNaN(m.Tablebase[0]) {
+		fmt.Fprintf(&b, "; tablebase best %.1f%%, %.2f seeds lost/move", 100*m.Tablebase[0], m.Tablebase[3])
+	}
 	fmt.Fprintf(&b, "; best %d; %.0fs", m.Best, m.ElapsedS)
 	return b.String()
 }
@@ -443,6 +454,11 @@ func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, erro
 	}
 	copy(m.Scores, ev.scores)
 	m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
+	if r.tb != nil {
+		if m.Tablebase, err = r.tableAccuracy(ctx, it, r.net); err != nil {
+			return 0, nil, err
+		}
+	}
 	promote := true
 	if r.cfg.Evaluation.Gating.Enabled {
 		if promote, err = r.gate(ctx, it, r.net); err != nil {
@@ -465,6 +481,9 @@ func (r *run) evaluateLast(ctx context.Context) error {
 		return nil // nothing to rate, or rated already
 	}
 	m := &Metrics{Scores: make([]float64, len(r.cfg.Evaluation.Opponents))}
+	if r.tb != nil {
+		m.Tablebase = nans(len(tbColumns))
+	}
 	best, bestElo, err := r.rate(ctx, it, m)
 	if err != nil {
 		return err
@@ -483,6 +502,9 @@ func (r *run) evaluateLast(ctx context.Context) error {
 	set("elo", m.Elo)
 	set("elo_lo95", m.EloLo)
 	set("elo_hi95", m.EloHi)
+	for i, col := range tbColumns[:len(m.Tablebase)] {
+		set(col, m.Tablebase[i])
+	}
 	set("best", float64(best))
 	if best == it {
 		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), CheckpointPath(r.dir, it)); err != nil {
