@@ -12,7 +12,7 @@ func init() {
 		"AlphaZero search, PUCT with a network's priors and values: ckpt=PATH (required), sims=200 (per move; "+
 			"no limit if only time is set), time=0s (per move, 0: none), c=1.5, batch=8 (leaves evaluated together per tree, "+
 			"with virtual loss), threads=1 (root-parallel trees), reuse=true (keep the subtree between moves), "+
-			"seed (overrides the agent's seed)",
+			"tb=FILE (end simulations at positions an endgame table holds, valued from it), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
 			path := p.ckpt()
 			cfg := MCTSConfig{
@@ -27,6 +27,7 @@ func init() {
 			if cfg.Sims == 0 && cfg.Time == 0 {
 				cfg.Sims = 200
 			}
+			tb := p.String("tb", "")
 			if err := p.Done(); err != nil { // before reading the checkpoint
 				return nil, err
 			}
@@ -34,7 +35,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return NewAZ(net, path, cfg, seed)
+			if err := withTable(&cfg, tb); err != nil {
+				return nil, err
+			}
+			a, err := NewAZ(net, path, cfg, seed)
+			if err == nil && tb != "" {
+				a.desc += ",tb=" + tb
+			}
+			return a, err
 		})
 }
 
@@ -54,8 +62,11 @@ type AZ struct {
 
 // NewAZ returns the search of net (read from the checkpoint ckpt, named in
 // messages) configured by cfg, whose PUCT, Reward default and evaluators
-// it sets, seeded with seed.
+// it sets, seeded with seed. cfg.Table, if set, must be for net's rules.
 func NewAZ(net *nn.Net, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
+	if err := checkTable(cfg.Table, netGame(net)); err != nil {
+		return nil, fmt.Errorf("az: %w", err)
+	}
 	cfg.PUCT = true
 	batch := max(cfg.Batch, 1)
 	cfg.NewEvaluator = func(uint64) Evaluator { return NewNetEvaluator(net, batch) }
@@ -90,6 +101,9 @@ func (a *AZ) String() string { return a.desc }
 func NewLockstep(net *nn.Net, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
+	}
+	if err := checkTable(cfg.Table, netGame(net)); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrLockstepConfig, err)
 	}
 	pred := net.NewPredictor(cfg.Games * cfg.Leaves)
 	pred.SetThreads(max(threads, 1))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 // LockstepConfig sets a [Lockstep] self-play search. The zero value of each
@@ -51,6 +52,10 @@ type LockstepConfig struct {
 	// NoReuse starts every search with an empty tree instead of keeping
 	// the subtree of the move played.
 	NoReuse bool
+	// Table, when set, ends the simulations that reach a position the
+	// endgame table holds (below the root) with the table's value, as
+	// MCTSConfig.Table does; it must be for the network's rules.
+	Table *tablebase.Table
 	// Start returns the starting position of the game-th game of Play
 	// (an opening, say); nil starts every game from the rules' start.
 	Start func(game int) env.State
@@ -207,7 +212,7 @@ func newLockstep(pred predictor, g *env.Game, enc env.Encoding, actions int, cfg
 		slots: make([]lockSlot, cfg.Games),
 		games: gameCheck{net: g, what: "the lock-step search's network"},
 	}
-	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves,
+	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves, Table: cfg.Table,
 		NewEvaluator: func(uint64) Evaluator { return l.eval }}
 	for i := range cfg.Games {
 		l.trees = append(l.trees, newTree(&tc, splitSeed(seed, 100+i)))

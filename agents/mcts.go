@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 func init() {
@@ -83,6 +84,12 @@ type MCTSConfig struct {
 	// that thread's seed. Nil means one random rollout to the end, scored by
 	// Reward.
 	NewEvaluator func(seed uint64) Evaluator
+	// Table, when set, ends every simulation that reaches a position the
+	// endgame table holds, below the root, as a finished game is ended:
+	// valued by Reward at the table's bounds (averaged), not expanded, not
+	// evaluated (tb=FILE; see tableReward in tb.go). Batched search backs
+	// such a leaf up at once, as it does a finished game.
+	Table *tablebase.Table
 }
 
 // MCTS is Monte Carlo tree search: UCT over a tree whose leaves are valued

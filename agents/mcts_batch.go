@@ -16,7 +16,10 @@ import (
 // which removes the virtual loss. A descent that ends on a finished game is
 // backed up at once; one that ends on a leaf already queued (a collision)
 // ends the round early, so the first round of a fresh tree evaluates the
-// root alone. Virtual loss is a separate counter, not a change to the value
+// root alone. A descent that ends in a position the endgame table holds
+// (MCTSConfig.Table) is backed up at once too, like a finished game: in a
+// table position every descent below the root ends so, and batched search
+// is then exactly the unbatched search. Virtual loss is a separate counter, not a change to the value
 // sums, so it leaves no rounding residue.
 //
 // With one leaf per round this is exactly the unbatched PUCT search: the
@@ -97,7 +100,7 @@ func (t *tree) flush(ev BatchEvaluator) {
 
 // gather runs up to n descents from the root, replaying them on s,
 // queueing new leaves in ev with virtual loss and backing up finished games
-// at once. It returns the simulations done or queued, fewer than n after a
+// and table positions (tree.ended) at once. It returns the simulations done or queued, fewer than n after a
 // collision. (The lock-step search passes one s for all its trees, which
 // stays in the cache.)
 func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
@@ -109,8 +112,8 @@ func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
 		for t.nodes[idx].kids > 0 {
 			idx = t.descend(idx, s)
 		}
-		if s.Terminal() {
-			t.backup(t.path, s.Rewards(t.kind)[s.ToMove()], 0)
+		if v, ended := t.ended(idx, s); ended {
+			t.backup(t.path, v, 0)
 			done++
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 // node is one position of a search tree. Nodes live in one slice (the
@@ -39,18 +40,20 @@ type tree struct {
 	c     float32
 	puct  bool
 	kind  env.RewardKind
+	table *tablebase.Table // MCTSConfig.Table, or nil
 
 	batched // the rounds of a batched search (mcts_batch.go)
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
 	return &tree{
-		path: make([]int32, 0, 128),
-		eval: cfg.NewEvaluator(splitSeed(seed, 1)),
-		rng:  newXorshift(splitSeed(seed, 2)),
-		c:    float32(cfg.C),
-		puct: cfg.PUCT,
-		kind: cfg.Reward,
+		path:  make([]int32, 0, 128),
+		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
+		rng:   newXorshift(splitSeed(seed, 2)),
+		c:     float32(cfg.C),
+		puct:  cfg.PUCT,
+		kind:  cfg.Reward,
+		table: cfg.Table,
 
 		batched: batched{batch: cfg.Batch},
 	}
@@ -77,16 +80,14 @@ func (t *tree) simulate() {
 	for t.nodes[idx].kids > 0 {
 		idx = t.descend(idx, s)
 	}
-	if !t.puct && t.nodes[idx].visits > 0 && !s.Terminal() {
+	// v is the value for the player to move in s.
+	v, ended := t.ended(idx, s)
+	if !ended && !t.puct && t.nodes[idx].visits > 0 {
 		t.expand(idx, s.Legal())
 		idx = t.descend(idx, s)
+		v, ended = t.ended(idx, s)
 	}
-	// v is the value for the player to move in s.
-	var v float32
-	switch {
-	case s.Terminal():
-		v = s.Rewards(t.kind)[s.ToMove()]
-	default:
+	if !ended {
 		v = t.eval.Evaluate(s, t.prior[:s.Game().PitsPerRow()])
 		if t.puct {
 			t.expand(idx, s.Legal())
@@ -100,6 +101,21 @@ func (t *tree) simulate() {
 		n.visits++
 		n.value += v
 	}
+}
+
+// ended reports whether a simulation that reached node idx at s ends there
+// without the evaluator, and its value for the player to move: a finished
+// game, valued by the reward, or a position the table holds below the root,
+// valued as the game ended at the table's bounds. Such a node is never
+// expanded.
+func (t *tree) ended(idx int32, s *env.State) (float32, bool) {
+	if s.Terminal() {
+		return s.Rewards(t.kind)[s.ToMove()], true
+	}
+	if t.table != nil && idx != 0 {
+		return tableReward(t.table, s, t.kind)
+	}
+	return 0, false
 }
 
 // descend selects a child of idx, plays its move on s and adds it to the

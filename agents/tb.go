@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -125,28 +126,29 @@ func finalScore(f [2]int) int {
 	return 0
 }
 
-// TableEvaluator values MCTS leaves from a table where it holds them (the
-// reward of the game ended at each bound, averaged, with a uniform prior),
-// and with Inner elsewhere.
-type TableEvaluator struct {
-	Table  *tablebase.Table
-	Inner  Evaluator
-	Reward env.RewardKind
+// tableReward is the MCTS value of s from a table, when it holds s: the
+// reward, for the player to move, of the game ended at each bound,
+// averaged.
+func tableReward(t *tablebase.Table, s *env.State, kind env.RewardKind) (float32, bool) {
+	lo, hi, ok := tableValue(t, s)
+	if !ok {
+		return 0, false
+	}
+	total := s.Game().Total()
+	return (reward(lo, total, kind) + reward(hi, total, kind)) / 2, true
 }
 
-// Evaluate implements Evaluator.
-func (e *TableEvaluator) Evaluate(s *env.State, prior []float32) float32 {
-	lo, hi, ok := tableValue(e.Table, s)
-	if !ok {
-		return e.Inner.Evaluate(s, prior)
+// checkTable reports a table built for rules other than g's: a search
+// would find none of its positions in the table.
+func checkTable(t *tablebase.Table, g *env.Game) error {
+	if t == nil {
+		return nil
 	}
-	legal := s.Legal()
-	uniform := 1 / float32(legal.Count())
-	for m := legal; m != 0; m &= m - 1 {
-		prior[m.Nth(0)] = uniform
+	s := g.Start()
+	if _, err := t.Probe(&s); errors.Is(err, tablebase.ErrMismatch) {
+		return err
 	}
-	t := s.Game().Total()
-	return (reward(lo, t, e.Reward) + reward(hi, t, e.Reward)) / 2
+	return nil
 }
 
 // reward is the reward of final stores f (the mover's first) for the mover.
@@ -167,7 +169,7 @@ func reward(f [2]int, total int, k env.RewardKind) float32 {
 	return float32(mp[0]-mp[1]) / 2
 }
 
-// withTable makes cfg's evaluators value leaves from the table file path
+// withTable makes cfg's search value the positions of the table file path
 // (none if path is empty).
 func withTable(cfg *MCTSConfig, path string) error {
 	if path == "" {
@@ -177,9 +179,6 @@ func withTable(cfg *MCTSConfig, path string) error {
 	if err != nil {
 		return err
 	}
-	inner := cfg.NewEvaluator
-	cfg.NewEvaluator = func(seed uint64) Evaluator {
-		return &TableEvaluator{Table: t, Inner: inner(seed), Reward: cfg.Reward}
-	}
+	cfg.Table = t
 	return nil
 }

@@ -2,12 +2,14 @@ package agents_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
 )
 
@@ -109,6 +111,138 @@ func TestTableHooks(t *testing.T) {
 	for _, spec := range []string{"alphabeta:tb=/nonexistent.tb", "mcts:tb=/nonexistent.tb", "tb:file=/nonexistent.tb", "tb"} {
 		if _, err := agents.New(spec, 1); err == nil {
 			t.Fatalf("%s: no error", spec)
+		}
+	}
+}
+
+// flatNet returns a network of rules r whose every output is zero: uniform
+// priors and a value of 0 everywhere, so that a search on it knows nothing
+// but what the table tells it. It is also saved as a checkpoint.
+func flatNet(t *testing.T, r env.Rules) (*nn.Net, string) {
+	t.Helper()
+	net, err := nn.New(nn.Arch{Kind: "mlp", Width: 8, Depth: 1}, r, env.EncodingCompact, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range net.Params() {
+		clear(p.W)
+	}
+	path := filepath.Join(t.TempDir(), "flat.ckpt")
+	if err := nn.Save(path, &nn.Checkpoint{Net: net}); err != nil {
+		t.Fatal(err)
+	}
+	return net, path
+}
+
+// tablePositions samples n positions of the table where the mover has a
+// choice and every move's value is exact.
+func tablePositions(t *testing.T, tb *tablebase.Table, g *env.Game, n int) []env.State {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var out []env.State
+	for len(out) < n {
+		s, err := tb.Sample(g, 1+rng.IntN(tb.MaxSeeds()), rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Terminal() || s.Legal().Count() < 2 {
+			continue
+		}
+		moves, err := tb.Moves(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := true
+		for _, m := range moves {
+			exact = exact && m.Lower == m.Upper
+		}
+		if exact {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestAZTable: an az agent on a flat network with tb= plays, in table
+// positions, a move that keeps the best result its reward (match points)
+// can tell, by the table; without the table it does not always.
+func TestAZTable(t *testing.T) {
+	path, tb := tableFile(t, env.Urim, 6)
+	g := env.MustGame(env.Urim)
+	_, ckpt := flatNet(t, env.Urim)
+	with, err := agents.New("az:ckpt="+ckpt+",sims=300,tb="+path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := agents.New("az:ckpt="+ckpt+",sims=300", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	misses := 0
+	for _, s := range tablePositions(t, tb, g, 60) {
+		moves, _ := tb.Moves(&s)
+		me, n := s.ToMove(), s.RowSeeds(0)+s.RowSeeds(1)
+		points := map[int]int{} // action → the mover's match points minus the opponent's
+		best := -3
+		for _, m := range moves {
+			mp := env.MatchPoints([2]int{s.Store(me) + m.Lower, s.Store(1-me) + n - m.Lower}, g.Total())
+			points[m.Action] = mp[0] - mp[1]
+			best = max(best, mp[0]-mp[1])
+		}
+		agents.Reset(with)
+		if a, err := with.Act(&s); err != nil || points[a] != best {
+			t.Fatalf("%s: az with tb= plays %d (%d match points net, %v), the table's best is %d", s.String(), a, points[a], err, best)
+		}
+		agents.Reset(without)
+		if a, _ := without.Act(&s); points[a] != best {
+			misses++
+		}
+	}
+	if misses == 0 {
+		t.Error("the flat network alone found every best move: the test shows nothing")
+	}
+	if _, err := agents.New("az:ckpt="+ckpt+",tb=/nonexistent.tb", 1); err == nil {
+		t.Error("az with a missing table: no error")
+	}
+	other, _ := tableFile(t, env.Urim4, 3)
+	if _, err := agents.New("az:ckpt="+ckpt+",tb="+other, 1); !errors.Is(err, tablebase.ErrMismatch) {
+		t.Errorf("az with a table of other rules: %v, want a rules mismatch", err)
+	}
+}
+
+// TestTableBatchedSameAsUnbatched: in a table position every descent below
+// the root ends in the table and is backed up at once, so batched search
+// (and the lock-step search) give the visits of the unbatched search.
+func TestTableBatchedSameAsUnbatched(t *testing.T) {
+	_, tb := tableFile(t, env.Urim, 6)
+	g := env.MustGame(env.Urim)
+	net, _ := flatNet(t, env.Urim)
+	search := func(batch int) *agents.AZ {
+		a, err := agents.NewAZ(net, "flat", agents.MCTSConfig{Sims: 200, C: 1.5, Batch: batch, Table: tb}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	one, eight := search(1), search(8)
+	ls, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Sims: 200, Leaves: 8, Table: tb}, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]agents.RootSearch, 1)
+	for _, s := range tablePositions(t, tb, g, 20) {
+		agents.Reset(one)
+		agents.Reset(eight)
+		a1, _ := one.Act(&s)
+		a8, _ := eight.Act(&s)
+		v1, v8 := one.LastSearch().Visits, eight.LastSearch().Visits
+		if a1 != a8 || v1 != v8 {
+			t.Fatalf("%s: unbatched plays %d with visits %v, batched %d with %v", s.String(), a1, v1, a8, v8)
+		}
+		ls.Reset()
+		ls.Search([]agents.LockstepJob{{State: &s, Sims: 200}}, out)
+		if ls.Choose(&out[0], 0) != a1 || out[0].Visits != v1 {
+			t.Fatalf("%s: the lock-step search plays %d with visits %v; unbatched %d with %v", s.String(), ls.Choose(&out[0], 0), out[0].Visits, a1, v1)
 		}
 	}
 }
