@@ -46,6 +46,8 @@ func openGameLog(cfg *Config, g *env.Game, enc env.Encoding, reward env.RewardKi
 	}
 	m, err := dataset.ReadManifest(dir)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && resume && games > 0:
+		return nil, fmt.Errorf("train: resume: dataset.dir %s holds no dataset (no %s), but the run has played %d games: restore it, or resume with another dataset.dir", dir, dataset.ManifestName, games)
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("train: dataset.dir: %w", err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/urim-rl/urim/dataset"
@@ -66,6 +67,13 @@ func TestRunWritesDataset(t *testing.T) {
 	// A new run refuses a directory that holds games.
 	if _, err := Run(context.Background(), tinyConfig(t, filepath.Join(dir, "other"), "dataset.dir="+data), Options{}); err == nil {
 		t.Fatal("a new run wrote into a dataset that holds another run's games")
+	}
+	// Resuming without the dataset would leave out the games played.
+	if err := os.Remove(filepath.Join(data, dataset.ManifestName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), tinyConfig(t, filepath.Join(dir, "run"), "dataset.dir="+data, "dataset.shard_size=100", "stop.iterations=4"), Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "holds no dataset") {
+		t.Fatalf("a run resumed without its dataset's manifest: %v", err)
 	}
 }
 
