@@ -17,6 +17,9 @@ import (
 var tbColumns = []string{"tb_best", "tb_best_lo95", "tb_best_hi95", "tb_loss", "tb_loss_lo95", "tb_loss_hi95"}
 
 func (c *Config) checkTablebase() error {
+	if c.Evaluation.Tablebase != "" && c.Algorithm != "alphazero" {
+		return bad("evaluation.tablebase", "the %s loop does not measure it yet (alphazero does)", c.Algorithm)
+	}
 	if c.Evaluation.Tablebase != "" && c.Evaluation.Every == 0 {
 		return bad("evaluation.tablebase", "set, but evaluation.every is 0: the accuracy is measured at each evaluation")
 	}
