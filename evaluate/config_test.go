@@ -101,7 +101,10 @@ func TestValidateStartsNoEngine(t *testing.T) {
 // agents are all registered (the classical agents may not be built into this
 // test binary).
 func TestShippedConfigs(t *testing.T) {
-	files, _ := filepath.Glob("../configs/*.yaml")
+	// Paths inside configs (checkpoints, stores) are relative to the
+	// repository's root, where the README runs them.
+	t.Chdir("..")
+	files, _ := filepath.Glob("configs/*.yaml")
 	for _, f := range files {
 		if data, err := os.ReadFile(f); err == nil && !regexp.MustCompile(`(?m)^agents:`).Match(data) {
 			t.Logf("%s: skipped: not a tournament config (no agents)", f)
@@ -121,6 +124,9 @@ func TestShippedConfigs(t *testing.T) {
 		if len(cfg.Pairings()) == 0 {
 			t.Errorf("%s: no pairings", f)
 		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no configs found")
 	}
 	if _, err := LoadConfig("no/such/file.yaml"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
