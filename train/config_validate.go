@@ -118,8 +118,6 @@ func (c *Config) Validate() error {
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
 		c.checkDataset(),
-		intRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20),
-		c.checkTablebase(),
 		intRange("workers", c.Workers, 0, 1024),
 	}
 	if c.Output == "" {
@@ -159,6 +157,9 @@ func (c *Config) checkResign() error {
 func (c *Config) checkEvaluation() error {
 	e := c.Evaluation
 	if err := intRange("evaluation.every", e.Every, 0, 1<<20); err != nil {
+		return err
+	}
+	if err := c.checkTablebase(); err != nil {
 		return err
 	}
 	if e.Every == 0 {

@@ -60,20 +60,16 @@ func scoreColumn(spec string) string {
 	return "score_" + strings.Trim(nonWord.ReplaceAllString(spec, "_"), "_")
 }
 
-// metricsHeader returns the columns of metrics.csv for these opponents,
-// with the tablebase accuracy's columns when tb is set.
-func metricsHeader(opponents []string, tb bool) []string {
+// metricsHeader returns the columns of metrics.csv for these opponents
+// (a run with evaluation.tablebase adds tbColumns after them).
+func metricsHeader(opponents []string) []string {
 	h := []string{"iteration", "elapsed_s", "games", "positions", "mean_plies", "resigned", "false_resign",
 		"selfplay_s", "positions_per_s", "buffer", "train_steps", "steps_per_s", "lr",
 		"policy_loss", "value_loss", "entropy", "kl"}
 	for _, o := range opponents {
 		h = append(h, scoreColumn(o))
 	}
-	h = append(h, "elo", "elo_lo95", "elo_hi95")
-	if tb {
-		h = append(h, tbColumns...)
-	}
-	return append(h, "best")
+	return append(h, "elo", "elo_lo95", "elo_hi95", "best")
 }
 
 func cell(x float64) string {
@@ -91,11 +87,11 @@ func (m *Metrics) row() []string {
 	for _, s := range m.Scores {
 		r = append(r, cell(s))
 	}
-	r = append(r, cell(m.Elo), cell(m.EloLo), cell(m.EloHi))
+	r = append(r, cell(m.Elo), cell(m.EloLo), cell(m.EloHi), strconv.Itoa(m.Best))
 	for _, x := range m.Tablebase {
 		r = append(r, cell(x))
 	}
-	return append(r, strconv.Itoa(m.Best))
+	return r
 }
 
 // Table is metrics.csv read back: its header and rows of cells.

@@ -149,14 +149,17 @@ func (r *run) setup() error {
 	if r.reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
 		return err
 	}
-	r.encdr = env.NewEncoder(r.game, r.enc)
 	if r.tb, err = loadEvalTable(cfg, r.rules); err != nil {
 		return err
 	}
-	r.head = metricsHeader(cfg.Evaluation.Opponents, r.tb != nil)
+	r.encdr = env.NewEncoder(r.game, r.enc)
+	r.head = metricsHeader(cfg.Evaluation.Opponents)
 	effective, err := cfg.Marshal()
 	if err != nil {
 		return err
+	}
+	if r.tb != nil {
+		r.head = append(r.head, tbColumns...)
 	}
 	st, exists, err := readStateOf(r.dir)
 	if err != nil {

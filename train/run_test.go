@@ -212,8 +212,11 @@ const childEnv = "URIM_TRAIN_TEST_CHILD"
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
 		cfg, err := LoadConfig(filepath.Join("..", "configs", "tiny.yaml"),
-			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant", "dataset.dir=" + dir + "-data", "dataset.shard_size=40"})
+			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant"})
 		if err == nil {
+			if cfg.Algorithm == "alphazero" { // the loop that writes datasets
+				cfg.Dataset = Dataset{Dir: dir + "-data", ShardSize: 40}
+			}
 			_, err = Run(context.Background(), cfg, Options{})
 		}
 		if err != nil {

@@ -16,7 +16,12 @@ import (
 // the mean seeds lost per move, each with its 95% interval.
 var tbColumns = []string{"tb_best", "tb_best_lo95", "tb_best_hi95", "tb_loss", "tb_loss_lo95", "tb_loss_hi95"}
 
+// checkTablebase checks evaluation.tablebase and its positions (the file
+// itself is read when the run starts).
 func (c *Config) checkTablebase() error {
+	if err := intRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20); err != nil {
+		return err
+	}
 	if c.Evaluation.Tablebase != "" && c.Algorithm != "alphazero" {
 		return bad("evaluation.tablebase", "the %s loop does not measure it yet (alphazero does)", c.Algorithm)
 	}

@@ -50,10 +50,6 @@ func TestTablebaseAccuracyColumns(t *testing.T) {
 			t.Fatalf("iteration %d: tb_best %g [%g, %g], tb_loss %g [%g, %g]", i+1, share, lo, hi, loss, llo, lhi)
 		}
 	}
-	// Without the key, no columns.
-	if h := metricsHeader(nil, false); len(h) != len(metricsHeader(nil, true))-len(tbColumns) {
-		t.Fatalf("header without a table: %v", h)
-	}
 }
 
 // A table for other rules, a missing file and a table without evaluations
