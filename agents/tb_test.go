@@ -246,3 +246,31 @@ func TestTableBatchedSameAsUnbatched(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSearchAllocs: a search that ends its simulations in the table
+// allocates nothing once its tree has grown.
+func TestTableSearchAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	_, tb := tableFile(t, env.Urim, 6)
+	net, _ := flatNet(t, env.Urim)
+	g := env.MustGame(env.Urim)
+	for _, batch := range []int{1, 8} {
+		a, err := agents.NewAZ(net, "flat", agents.MCTSConfig{Sims: 200, C: 1.5, Batch: batch, Table: tb}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := tablePositions(t, tb, g, 1)[0]
+		search := func() {
+			agents.Reset(a)
+			if _, err := a.Act(&s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		search()
+		if n := testing.AllocsPerRun(20, search); n != 0 {
+			t.Errorf("batch %d: %v allocations per search", batch, n)
+		}
+	}
+}
