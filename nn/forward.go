@@ -15,6 +15,10 @@ type workspace struct {
 	dx      [][]float32 // gradients, nil for inference
 	mean    [][]float32 // per norm op: row means
 	rstd    [][]float32 // per norm op: row 1/std
+	// packs holds the weight matrix of each Linear op packed for the
+	// kernels (indexed by op; nil for training, whose weights change every
+	// step, and for batches too small to use them).
+	packs []kernels.PackedB
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
@@ -62,7 +66,11 @@ func (n *Net) forwardOp(i int, ws *workspace, r0, r1 int) {
 	switch o.kind {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
-		kernels.Sgemm(false, false, rows, o.nout, o.nin, 1, x, o.nin, w, o.nout, 0, y, o.nout)
+		if ws.packs != nil {
+			kernels.SgemmPacked(rows, 1, x, o.nin, &ws.packs[i], 0, y, o.nout)
+		} else {
+			kernels.Sgemm(false, false, rows, o.nout, o.nin, 1, x, o.nin, w, o.nout, 0, y, o.nout)
+		}
 		switch o.act {
 		case actReLU:
 			kernels.AddBiasReLU(y, b)
