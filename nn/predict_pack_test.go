@@ -78,3 +78,26 @@ func TestPredictorSeesNewWeights(t *testing.T) {
 	n.WeightsChanged()
 	check("WeightsChanged")
 }
+
+// TestPredictorMatchesTrainingForward checks that inference (packed
+// weights, hidden activations in per-unit scratch) gives the trainer's
+// forward pass (weights in place, every activation kept) bit for bit, for
+// every architecture, over three row blocks, the last one partial.
+func TestPredictorMatchesTrainingForward(t *testing.T) {
+	const rows = 300
+	for _, arch := range archs() {
+		n, _ := New(arch, env.Urim, env.EncodingCompact, 6)
+		b := testBatch(t, env.Urim, env.EncodingCompact, rows, 7)
+		tr, err := NewTrainer(n, TrainConfig{}, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Evaluate(b)
+		l1, v1 := predictCopy(n.NewPredictor(rows), b.Obs, rows)
+		g := &n.g
+		if !equalFloats(l1, tr.ws.x[g.policy][:rows*n.Actions()]) || !equalFloats(v1, tr.ws.x[g.value][:rows]) {
+			t.Fatalf("%v: the predictor and the trainer's forward pass differ", arch)
+		}
+		tr.Close()
+	}
+}
