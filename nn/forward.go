@@ -126,6 +126,11 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 	switch o.kind {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
+		if ws.packs != nil && o.act != actTanh {
+			// one pass over y: bias and ReLU in the kernel's stores
+			kernels.SgemmPackedBias(rows, x, o.nin, &ws.packs[i], b, o.act == actReLU, y, o.nout)
+			return
+		}
 		if ws.packs != nil {
 			kernels.SgemmPacked(rows, 1, x, o.nin, &ws.packs[i], 0, y, o.nout)
 		} else {

@@ -29,7 +29,7 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	}
 	ws := getWorkspace()
 	if m >= 4 && n >= g.nr/2 && !(transA && n <= g.mr) {
-		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc)
+		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc, nil, 0)
 		putWorkspace(ws)
 		return
 	}
@@ -126,7 +126,7 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 			}
 			bp, bs = &ws.b[0], nr
 		}
-		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha, 0)
+		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha, 0, nil)
 		for ii := 0; ii < w; ii++ {
 			crow := c[(i0+ii)*ldc : (i0+ii)*ldc+n]
 			for j := range crow {
@@ -143,8 +143,11 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 // zero-padded copy (the last rows when MR does not divide m). Tiles that
 // overhang C are computed into a scratch tile and added. With beta 0 the first
 // block stores its tiles over C without reading it. When pre is not nil it
-// holds op(B) packed whole by pack, and b is not read.
-func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, pre []float32, beta float32, c []float32, ldc int) {
+// holds op(B) packed whole by pack, and b is not read. With epi 2 or 3
+// (kernels with fused set; beta 0 and k at most kcBlock) each tile of C
+// gets bias added and, with 2, a ReLU, as AddBiasReLU or AddBias would
+// after the product.
+func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, pre []float32, beta float32, c []float32, ldc int, bias []float32, epi int) {
 	if beta != 0 && beta != 1 {
 		scaleC(beta, m, n, c, ldc)
 	}
@@ -158,6 +161,10 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 		add := 1 // the first block overwrites C when beta is 0, so C is never read
 		if p0 == 0 && beta == 0 {
 			add = 0
+		}
+		full := add // the mode of full tiles: the fused epilogue, if asked
+		if epi != 0 {
+			full = epi
 		}
 		var bp []float32 // this block's panels
 		switch {
@@ -200,16 +207,26 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 						ap, rs, cs = &ws.a[0], 1, mr
 					}
 					if wide && i < mFull {
-						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha, add)
+						var bj *float32
+						if epi != 0 {
+							bj = &bias[j0]
+						}
+						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha, full, bj)
 						continue
 					}
 					tile := ws.tile
-					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha, 0)
+					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha, 0, nil)
 					rows, cols := min(mr, m-i), min(nr, n-j0)
 					for ii := 0; ii < rows; ii++ {
 						crow := c[(i+ii)*ldc+j0 : (i+ii)*ldc+j0+cols]
 						if add == 0 {
 							copy(crow, tile[ii*nr:])
+							switch epi {
+							case 2:
+								AddBiasReLU(crow, bias[j0:j0+cols])
+							case 3:
+								AddBias(crow, bias[j0:j0+cols])
+							}
 							continue
 						}
 						for jj, v := range tile[ii*nr : ii*nr+cols] {
@@ -256,7 +273,32 @@ func (g *gemmImpl) packed(m, n, k int, alpha float32, a []float32, lda int, bp [
 		return true
 	}
 	ws := getWorkspace()
-	g.blocked(ws, false, false, m, n, k, alpha, a, lda, nil, 0, bp, beta, c, ldc)
+	g.blocked(ws, false, false, m, n, k, alpha, a, lda, nil, 0, bp, beta, c, ldc, nil, 0)
+	putWorkspace(ws)
+	return true
+}
+
+// packedBias is packed with alpha 1 and beta 0, followed by AddBiasReLU
+// (relu) or AddBias with bias, fused into the micro-kernel's stores where
+// the kernels can (a wide B of at most kcBlock rows). It reports false,
+// doing nothing, where packed would.
+func (g *gemmImpl) packedBias(m, n, k int, a []float32, lda int, bp, bias []float32, relu bool, c []float32, ldc int) bool {
+	if !g.fused || n < g.nr/2 || k > kcBlock {
+		if !g.packed(m, n, k, 1, a, lda, bp, 0, c, ldc) {
+			return false
+		}
+		addBiasRows(m, n, c, ldc, bias, relu)
+		return true
+	}
+	if m < 4 || k == 0 {
+		return false
+	}
+	epi := 3
+	if relu {
+		epi = 2
+	}
+	ws := getWorkspace()
+	g.blocked(ws, false, false, m, n, k, 1, a, lda, nil, 0, bp, 0, c, ldc, bias, epi)
 	putWorkspace(ws)
 	return true
 }

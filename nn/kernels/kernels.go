@@ -29,7 +29,9 @@
 // many products (the weights, during inference) can be packed once into a
 // PackedB: SgemmPacked then reads its panels (or, for narrow B, its
 // transpose) without packing or strided reads, with the same result bit for
-// bit. Buffers come from a free list: nothing is allocated once
+// bit; SgemmPackedBias also adds a bias row and a ReLU, in the AVX-512
+// micro-kernel's stores (so that C is written once), as AddBias or
+// AddBiasReLU would after the product. Buffers come from a free list: nothing is allocated once
 // warm, and concurrent calls each take their own.
 //
 // The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
@@ -69,6 +71,9 @@ type backend struct {
 	// nothing) for a product it does not take packed (see PackedB).
 	pack   func(dst, b []float32, ldb, k, n int) []float32
 	packed func(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) bool
+	// packedBias is packed with alpha 1 and beta 0 followed by
+	// AddBiasReLU (relu) or AddBias, in one pass where it can.
+	packedBias func(m, n, k int, a []float32, lda int, bp, bias []float32, relu bool, c []float32, ldc int) bool
 }
 
 var (

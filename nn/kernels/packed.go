@@ -65,3 +65,48 @@ func SgemmPacked(m int, alpha float32, a []float32, lda int, p *PackedB, beta fl
 	}
 	Sgemm(false, false, m, n, k, alpha, a, lda, p.src, p.ldb, beta, c, ldc)
 }
+
+// SgemmPackedBias computes C = act(A·B + bias), with A m×k (row stride
+// lda), C m×n (row stride ldc), B the k×n matrix packed in p, bias n
+// values added to every row, and act a ReLU when relu is set, the identity
+// otherwise. Its result is bit for bit that of SgemmPacked (alpha 1, beta
+// 0) followed by AddBiasReLU or AddBias on C's rows, which it does in the
+// micro-kernel's stores where the back-end can (the AVX-512 kernel, on a
+// wide B of at most 256 rows), so that C is written once. It panics when a
+// slice is too short for its matrix or bias is not n long.
+func SgemmPackedBias(m int, a []float32, lda int, p *PackedB, bias []float32, relu bool, c []float32, ldc int) {
+	n, k := p.n, p.k
+	if len(bias) != n {
+		panic(fmt.Sprintf("kernels: SgemmPackedBias: %d bias values for %d columns", len(bias), n))
+	}
+	if m < 0 {
+		panic(fmt.Sprintf("kernels: SgemmPackedBias with negative size m=%d", m))
+	}
+	checkMatrix("A", m, k, a, lda)
+	checkMatrix("C", m, n, c, ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	if p.backend != "" && p.backend == cur.name && cur.packedBias(m, n, k, a, lda, p.data, bias, relu, c, ldc) {
+		return
+	}
+	SgemmPacked(m, 1, a, lda, p, 0, c, ldc)
+	addBiasRows(m, n, c, ldc, bias, relu)
+}
+
+// addBiasRows runs AddBiasReLU (relu) or AddBias on each row of the m×n
+// matrix C (row stride ldc), or on all of them at once when they are
+// contiguous.
+func addBiasRows(m, n int, c []float32, ldc int, bias []float32, relu bool) {
+	f := AddBias
+	if relu {
+		f = AddBiasReLU
+	}
+	if ldc == n {
+		f(c[:m*n], bias)
+		return
+	}
+	for i := 0; i < m; i++ {
+		f(c[i*ldc:i*ldc+n], bias)
+	}
+}

@@ -139,3 +139,41 @@ func BenchmarkSgemmPacked(b *testing.B) {
 		}
 	}
 }
+
+// TestSgemmPackedBiasSameBits checks that the product with bias (and ReLU)
+// gives SgemmPacked followed by AddBias or AddBiasReLU bit for bit, on
+// every back-end, for shapes on both sides of every path's limits.
+func TestSgemmPackedBiasSameBits(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 9))
+		var p PackedB
+		for _, m := range []int{1, 3, 4, 9, 128, 300} {
+			for _, n := range []int{1, 6, 16, 17, 33, 64, 256} {
+				for _, k := range []int{1, 17, 256, 300} {
+					for _, ldc := range []int{n, n + 2} {
+						for _, relu := range []bool{false, true} {
+							a, b, bias := randSlice(rng, m*k), randSlice(rng, k*n), randSlice(rng, n)
+							want, got := randSlice(rng, m*ldc), make([]float32, m*ldc)
+							copy(got, want)
+							p.Pack(k, n, b, n)
+							SgemmPacked(m, 1, a, k, &p, 0, want, ldc)
+							for i := 0; i < m; i++ {
+								if relu {
+									AddBiasReLU(want[i*ldc:i*ldc+n], bias)
+								} else {
+									AddBias(want[i*ldc:i*ldc+n], bias)
+								}
+							}
+							SgemmPackedBias(m, a, k, &p, bias, relu, got, ldc)
+							for i := range want {
+								if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+									t.Fatalf("m=%d n=%d k=%d ldc=%d relu=%v: element %d is %g, want %g", m, n, k, ldc, relu, i, got[i], want[i])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
