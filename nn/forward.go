@@ -2,25 +2,53 @@ package nn
 
 import (
 	"math"
+	"sync"
 
 	"github.com/urim-rl/urim/nn/kernels"
 )
 
 // workspace holds the activations of one batch (and, for training, their
-// gradients), sized once for a largest batch.
+// gradients), sized once for a largest batch. For inference only the
+// input and the heads' outputs span the batch: the hidden activations live
+// in per-unit scratch of rowChunk rows (see unitScratch), which every row
+// block reuses, so that a forward pass touches less memory (and evicts less
+// of its caller's, a search's trees say).
 type workspace struct {
+	g       *graph
 	maxRows int
 	rows    int
-	x       [][]float32 // per activation; x[0] is set to the caller's input
+	x       [][]float32 // per activation, nil for a unit-local one; x[0] is set to the caller's input
 	dx      [][]float32 // gradients, nil for inference
 	mean    [][]float32 // per norm op: row means
 	rstd    [][]float32 // per norm op: row 1/std
+	// packs holds the weight matrix of each Linear op packed for the
+	// kernels (indexed by op; nil for training, whose weights change every
+	// step, and for batches too small to use them).
+	packs []kernels.PackedB
+	// local marks the unit-local activations; units is the free list of
+	// unit scratch, one per unit running at once.
+	local []bool
+	units struct {
+		sync.Mutex
+		free []*unitScratch
+	}
+}
+
+// unitScratch is what one unit of a forward pass works in.
+type unitScratch struct {
+	local [][]float32 // per activation: rowChunk rows if it is unit-local, else nil
+	view  [][]float32 // per activation: the unit's rows, set for each unit
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
-	ws := &workspace{maxRows: maxRows}
+	ws := &workspace{g: g, maxRows: maxRows}
 	ws.x = make([][]float32, len(g.widths))
+	ws.local = make([]bool, len(g.widths))
 	for i := 1; i < len(g.widths); i++ {
+		if !grads && i != g.policy && i != g.value {
+			ws.local[i] = true
+			continue
+		}
 		ws.x[i] = make([]float32, maxRows*g.widths[i])
 	}
 	if grads {
@@ -46,23 +74,68 @@ type forwardJob struct {
 }
 
 func (j *forwardJob) run(u int) {
+	ws := j.ws
 	r0 := u * rowChunk
-	r1 := min(r0+rowChunk, j.ws.rows)
-	for i := range j.n.g.ops {
-		j.n.forwardOp(i, j.ws, r0, r1)
+	r1 := min(r0+rowChunk, ws.rows)
+	us := ws.getUnit()
+	for a, w := range ws.g.widths {
+		if us.local[a] != nil {
+			us.view[a] = us.local[a][:(r1-r0)*w]
+		} else {
+			us.view[a] = ws.x[a][r0*w : r1*w]
+		}
 	}
+	for i := range j.n.g.ops {
+		j.n.forwardOp(i, ws, us.view, r0, r1)
+	}
+	clear(us.view) // drop the caller's input
+	ws.putUnit(us)
 }
 
-// forwardOp runs operation i on rows [r0, r1).
-func (n *Net) forwardOp(i int, ws *workspace, r0, r1 int) {
+// getUnit takes a unit scratch from the free list, or makes one.
+func (ws *workspace) getUnit() *unitScratch {
+	ws.units.Lock()
+	defer ws.units.Unlock()
+	if n := len(ws.units.free); n > 0 {
+		us := ws.units.free[n-1]
+		ws.units.free = ws.units.free[:n-1]
+		return us
+	}
+	us := &unitScratch{local: make([][]float32, len(ws.x)), view: make([][]float32, len(ws.x))}
+	for a, local := range ws.local {
+		if local {
+			us.local[a] = make([]float32, min(rowChunk, ws.maxRows)*ws.g.widths[a])
+		}
+	}
+	return us
+}
+
+// putUnit returns us to the free list.
+func (ws *workspace) putUnit(us *unitScratch) {
+	ws.units.Lock()
+	ws.units.free = append(ws.units.free, us)
+	ws.units.Unlock()
+}
+
+// forwardOp runs operation i on rows [r0, r1), whose activations v holds
+// (v[a] is rows r0..r1-1 of activation a).
+func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 	o := &n.g.ops[i]
 	rows := r1 - r0
-	x := ws.x[o.in][r0*o.nin : r1*o.nin]
-	y := ws.x[o.out][r0*o.nout : r1*o.nout]
+	x, y := v[o.in], v[o.out]
 	switch o.kind {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
-		kernels.Sgemm(false, false, rows, o.nout, o.nin, 1, x, o.nin, w, o.nout, 0, y, o.nout)
+		if ws.packs != nil && o.act != actTanh {
+			// one pass over y: bias and ReLU in the kernel's stores
+			kernels.SgemmPackedBias(rows, x, o.nin, &ws.packs[i], b, o.act == actReLU, y, o.nout)
+			return
+		}
+		if ws.packs != nil {
+			kernels.SgemmPacked(rows, 1, x, o.nin, &ws.packs[i], 0, y, o.nout)
+		} else {
+			kernels.Sgemm(false, false, rows, o.nout, o.nin, 1, x, o.nin, w, o.nout, 0, y, o.nout)
+		}
 		switch o.act {
 		case actReLU:
 			kernels.AddBiasReLU(y, b)
@@ -81,7 +154,7 @@ func (n *Net) forwardOp(i int, ws *workspace, r0, r1 int) {
 	case opReLU:
 		kernels.ReLU(y, x)
 	case opAdd:
-		x2 := ws.x[o.in2][r0*o.nin : r1*o.nin]
+		x2 := v[o.in2]
 		add(y, x, x2)
 	}
 }

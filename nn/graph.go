@@ -113,8 +113,13 @@ func (g *graph) build(arch Arch, inDim, actions int) []paramSpec {
 		for i := 0; i < arch.Depth; i++ {
 			prefix := "block." + itoa(i)
 			a := g.preAct(prefix+".ln1", -1, h, arch.LayerNorm)
-			a = g.linear(prefix+".fc1", -1, a, w, initHe, actNone)
-			a = g.preAct(prefix+".ln2", -1, a, arch.LayerNorm)
+			if arch.LayerNorm {
+				a = g.linear(prefix+".fc1", -1, a, w, initHe, actNone)
+				a = g.norm(prefix+".ln2", -1, a, actReLU)
+			} else {
+				// fc1's output feeds only the ReLU: fused into its bias pass
+				a = g.linear(prefix+".fc1", -1, a, w, initHe, actReLU)
+			}
 			a = g.linear(prefix+".fc2", -1, a, w, initHe, actNone)
 			h = g.add(h, a)
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -17,7 +18,8 @@ type Param struct {
 	// Shape is [in, out] for a Linear weight (row-major, so y = x·W + b) and
 	// [n] for a vector.
 	Shape []int
-	// W holds the values, row-major.
+	// W holds the values, row-major. A caller that writes W after a
+	// Predictor of the network has run must call Net.WeightsChanged.
 	W []float32
 }
 
@@ -55,6 +57,11 @@ type Net struct {
 	flat   []float32 // all weights; params are views into it
 	nDecay int       // flat[:nDecay] holds the decayed matrices
 	offset []int     // offset of each param in flat
+
+	// version counts the changes of the weights (Trainer.Step,
+	// CopyWeightsFrom, WeightsChanged): a Predictor repacks its copies of
+	// the weight matrices when it moves.
+	version atomic.Uint64
 
 	g graph
 }
@@ -196,8 +203,16 @@ func (n *Net) CopyWeightsFrom(src *Net) error {
 			src.arch, src.rules.Name, src.enc, n.arch, n.rules.Name, n.enc)
 	}
 	copy(n.flat, src.flat)
+	n.WeightsChanged()
 	return nil
 }
+
+// WeightsChanged tells n's Predictors that its weights were written through
+// Params (Trainer.Step and CopyWeightsFrom say it themselves): each keeps
+// the weight matrices packed for its kernels and packs them again at its
+// next Predict. Like any write to the weights, it must not run while a
+// Predictor of n does.
+func (n *Net) WeightsChanged() { n.version.Add(1) }
 
 // paramName joins a layer prefix, an index and a tensor name.
 func paramName(prefix string, i int, name string) string {

@@ -3,17 +3,35 @@ package nn
 import (
 	"fmt"
 	"runtime"
+
+	"github.com/urim-rl/urim/nn/kernels"
 )
 
 // Predictor evaluates a Net on batches of observations. Each goroutine needs
 // its own Predictor; any number share one Net's weights, which they only
 // read. A Predictor allocates nothing per call.
+//
+// A Predictor of batches of four rows or more keeps the network's weight
+// matrices packed in the layout of the kernels' inner loops (see
+// kernels.PackedB), so that no forward pass packs them: it packs them at its
+// first Predict and again after each change of the weights, which the
+// network counts (Trainer.Step, Net.CopyWeightsFrom, Net.WeightsChanged).
 type Predictor struct {
 	net  *Net
 	ws   *workspace
 	job  forwardJob
 	pool *pool
+	// packs is ws.packs while it is filled; packVer and packBackend are
+	// the weights' version and the kernels' back-end it was packed for.
+	packs       []kernels.PackedB
+	packed      bool
+	packVer     uint64
+	packBackend string
 }
+
+// minPackRows is the smallest batch for which a Predictor packs the
+// weights: smaller products read them in place (kernels.SgemmPacked).
+const minPackRows = 4
 
 // NewPredictor returns a predictor for batches of up to maxBatch rows
 // (at least 1), running on one thread.
@@ -21,7 +39,27 @@ func (n *Net) NewPredictor(maxBatch int) *Predictor {
 	maxBatch = max(maxBatch, 1)
 	p := &Predictor{net: n, ws: newWorkspace(&n.g, maxBatch, false), pool: newPool(1)}
 	p.job = forwardJob{n: n, ws: p.ws}
+	if maxBatch >= minPackRows {
+		p.packs = make([]kernels.PackedB, len(n.g.ops))
+	}
 	return p
+}
+
+// repack packs the weight matrices when the weights or the kernels'
+// back-end changed since they were packed.
+func (p *Predictor) repack() {
+	n := p.net
+	v, be := n.version.Load(), kernels.Backend()
+	if p.packed && v == p.packVer && be == p.packBackend {
+		return
+	}
+	for i := range n.g.ops {
+		if o := &n.g.ops[i]; o.kind == opLinear {
+			p.packs[i].Pack(o.nin, o.nout, n.params[o.w].W, o.nout)
+		}
+	}
+	p.packed, p.packVer, p.packBackend = true, v, be
+	p.ws.packs = p.packs
 }
 
 // SetThreads spreads batches of more than 128 rows over threads goroutines
@@ -52,6 +90,9 @@ func (p *Predictor) Predict(obs []float32, batch int) (logits, values []float32)
 	}
 	if len(obs) < batch*n.inDim {
 		panic(fmt.Sprintf("nn: Predict: %d observation values for %d rows of %d", len(obs), batch, n.inDim))
+	}
+	if p.packs != nil {
+		p.repack()
 	}
 	p.ws.rows = batch
 	p.ws.x[0] = obs[:batch*n.inDim]

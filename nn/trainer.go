@@ -246,6 +246,7 @@ func (t *Trainer) Step(b Batch) StepStats {
 	t.opt.eps = float32(a.Eps)
 	t.opt.wd = float32(a.WeightDecay)
 	t.pool.do(&t.opt, len(t.parts))
+	t.net.WeightsChanged()
 	t.step++
 	st.Step = t.step
 	return st

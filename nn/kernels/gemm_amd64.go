@@ -14,10 +14,15 @@ package kernels
 //			for p := 0; p < k; p++ {
 //				s += a[i*rs+p*cs] * b[p*bs+j]
 //			}
-//			if add != 0 {
-//				c[i*ldc+j] += alpha * s
-//			} else {
+//			switch add {
+//			case 0:
 //				c[i*ldc+j] = alpha * s
+//			case 1:
+//				c[i*ldc+j] += alpha * s
+//			case 2: // AVX-512 only (gemmImpl.fused)
+//				c[i*ldc+j] = max(alpha*s+bias[j], 0)
+//			case 3: // AVX-512 only
+//				c[i*ldc+j] = alpha*s + bias[j]
 //			}
 //		}
 //	}
@@ -26,13 +31,13 @@ package kernels
 // accumulators, two for B and two for broadcasts of A.
 //
 //go:noescape
-func gemm8x32AVX512(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int)
+func gemm8x32AVX512(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int, bias *float32)
 
 // gemm6x16AVX2 is the micro-kernel above with MR=6, NR=16: twelve YMM
 // accumulators, two for B and two for broadcasts of A.
 //
 //go:noescape
-func gemm6x16AVX2(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int)
+func gemm6x16AVX2(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int, bias *float32)
 
 // The gemv kernels add alpha times a row vector times a block of B to a
 // block of one row of C, keeping the block of C in registers over all k:
@@ -122,8 +127,9 @@ func dotAVX2(n int, x, y *float32) float32
 // gemmImpl describes one family of assembly kernels for the blocked driver.
 type gemmImpl struct {
 	mr, nr int // register tile
-	kern   func(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int)
-	wide2  int // width of gemvW2 (0: none)
+	kern   func(k int, a *float32, rs, cs int, b *float32, bs int, c *float32, ldc int, alpha float32, add int, bias *float32)
+	fused  bool // kern takes add = 2 and 3 (bias, ReLU)
+	wide2  int  // width of gemvW2 (0: none)
 	gemvW2 func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
 	wide   int // width of gemvW
 	gemvW  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
@@ -135,6 +141,6 @@ type gemmImpl struct {
 }
 
 var (
-	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, wide: 128, gemvW: gemvN128AVX512, wide2: 256, gemvW2: gemvN256AVX512, vec: 16, gemvV: gemvN16AVX512, gemvM: gemvNMaskAVX512, dot: dotAVX512, dots: dotsAVX512}
+	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, fused: true, wide: 128, gemvW: gemvN128AVX512, wide2: 256, gemvW2: gemvN256AVX512, vec: 16, gemvV: gemvN16AVX512, gemvM: gemvNMaskAVX512, dot: dotAVX512, dots: dotsAVX512}
 	avx2Gemm   = &gemmImpl{mr: 6, nr: 16, kern: gemm6x16AVX2, wide: 64, gemvW: gemvN64AVX2, vec: 8, gemvV: gemvN8AVX2, gemvM: gemvNMaskAVX2, dot: dotAVX2, dots: dotsAVX2}
 )

@@ -29,7 +29,7 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	}
 	ws := getWorkspace()
 	if m >= 4 && n >= g.nr/2 && !(transA && n <= g.mr) {
-		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, nil, beta, c, ldc, nil, 0)
 		putWorkspace(ws)
 		return
 	}
@@ -126,7 +126,7 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 			}
 			bp, bs = &ws.b[0], nr
 		}
-		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha, 0)
+		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha, 0, nil)
 		for ii := 0; ii < w; ii++ {
 			crow := c[(i0+ii)*ldc : (i0+ii)*ldc+n]
 			for j := range crow {
@@ -142,8 +142,12 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 // every MR×NR tile of C, reading op(A) in place (full tiles) or from a
 // zero-padded copy (the last rows when MR does not divide m). Tiles that
 // overhang C are computed into a scratch tile and added. With beta 0 the first
-// block stores its tiles over C without reading it.
-func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+// block stores its tiles over C without reading it. When pre is not nil it
+// holds op(B) packed whole by pack, and b is not read. With epi 2 or 3
+// (kernels with fused set; beta 0 and k at most kcBlock) each tile of C
+// gets bias added and, with 2, a ReLU, as AddBiasReLU or AddBias would
+// after the product.
+func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, pre []float32, beta float32, c []float32, ldc int, bias []float32, epi int) {
 	if beta != 0 && beta != 1 {
 		scaleC(beta, m, n, c, ldc)
 	}
@@ -151,20 +155,31 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 	np := (n + nr - 1) / nr
 	mFull := m - m%mr
 	ws.tile = grow(ws.tile, mr*nr)
-	inPlace := !transB && m <= inPlaceMaxM
+	inPlace := !transB && m <= inPlaceMaxM && pre == nil
 	for p0 := 0; p0 < k; p0 += kcBlock {
 		kb := min(kcBlock, k-p0)
 		add := 1 // the first block overwrites C when beta is 0, so C is never read
 		if p0 == 0 && beta == 0 {
 			add = 0
 		}
-		ws.b = grow(ws.b, np*kb*nr)
-		if inPlace {
+		full := add // the mode of full tiles: the fused epilogue, if asked
+		if epi != 0 {
+			full = epi
+		}
+		var bp []float32 // this block's panels
+		switch {
+		case pre != nil:
+			bp = pre[p0*np*nr : (p0+kb)*np*nr]
+		case inPlace:
+			ws.b = grow(ws.b, np*kb*nr)
+			bp = ws.b
 			if n%nr != 0 {
-				packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+				packB(bp, transB, b, ldb, p0, kb, n, nr)
 			}
-		} else {
-			packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+		default:
+			ws.b = grow(ws.b, np*kb*nr)
+			bp = ws.b
+			packB(bp, transB, b, ldb, p0, kb, n, nr)
 		}
 		if mFull < m {
 			ws.a = grow(ws.a, kb*mr)
@@ -174,7 +189,7 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 			iEnd := min(i0+mcBlock, m)
 			for jp := 0; jp < np; jp++ {
 				j0 := jp * nr
-				pan, bs := &ws.b[jp*kb*nr], nr
+				pan, bs := &bp[jp*kb*nr], nr
 				wide := j0+nr <= n
 				if inPlace && wide {
 					pan, bs = &b[p0*ldb+j0], ldb
@@ -192,16 +207,26 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 						ap, rs, cs = &ws.a[0], 1, mr
 					}
 					if wide && i < mFull {
-						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha, add)
+						var bj *float32
+						if epi != 0 {
+							bj = &bias[j0]
+						}
+						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha, full, bj)
 						continue
 					}
 					tile := ws.tile
-					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha, 0)
+					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha, 0, nil)
 					rows, cols := min(mr, m-i), min(nr, n-j0)
 					for ii := 0; ii < rows; ii++ {
 						crow := c[(i+ii)*ldc+j0 : (i+ii)*ldc+j0+cols]
 						if add == 0 {
 							copy(crow, tile[ii*nr:])
+							switch epi {
+							case 2:
+								AddBiasReLU(crow, bias[j0:j0+cols])
+							case 3:
+								AddBias(crow, bias[j0:j0+cols])
+							}
 							continue
 						}
 						for jj, v := range tile[ii*nr : ii*nr+cols] {
@@ -212,6 +237,70 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 			}
 		}
 	}
+}
+
+// pack packs the k×n matrix b (stride ldb) for packed: for at least nr/2
+// columns, blocks of kcBlock rows one after the other (block p0 at offset
+// p0·⌈n/nr⌉·nr), each laid out as packB lays a block; for fewer columns, bᵀ
+// (n×k), the operand of the dot products.
+func (g *gemmImpl) pack(dst, b []float32, ldb, k, n int) []float32 {
+	if n < g.nr/2 {
+		dst = grow(dst, n*k)
+		transpose(dst, k, b, ldb, k, n)
+		return dst
+	}
+	nr := g.nr
+	np := (n + nr - 1) / nr
+	dst = grow(dst, k*np*nr)
+	for p0 := 0; p0 < k; p0 += kcBlock {
+		packB(dst[p0*np*nr:], false, b, ldb, p0, min(kcBlock, k-p0), n, nr)
+	}
+	return dst
+}
+
+// packed is sgemm (A and B not transposed) on a B packed by pack, for the
+// products sgemm runs blocked or as dot products: four rows or more. It
+// reports false, doing nothing, for the others, which read B as stored.
+func (g *gemmImpl) packed(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) bool {
+	if m < 4 || k == 0 || alpha == 0 {
+		return false
+	}
+	if n < g.nr/2 {
+		scaleC(beta, m, n, c, ldc)
+		for i := 0; i < m; i++ {
+			g.dots(k, &a[i*lda], &bp[0], k, n, &c[i*ldc], alpha)
+		}
+		return true
+	}
+	ws := getWorkspace()
+	g.blocked(ws, false, false, m, n, k, alpha, a, lda, nil, 0, bp, beta, c, ldc, nil, 0)
+	putWorkspace(ws)
+	return true
+}
+
+// packedBias is packed with alpha 1 and beta 0, followed by AddBiasReLU
+// (relu) or AddBias with bias, fused into the micro-kernel's stores where
+// the kernels can (a wide B of at most kcBlock rows). It reports false,
+// doing nothing, where packed would.
+func (g *gemmImpl) packedBias(m, n, k int, a []float32, lda int, bp, bias []float32, relu bool, c []float32, ldc int) bool {
+	if !g.fused || n < g.nr/2 || k > kcBlock {
+		if !g.packed(m, n, k, 1, a, lda, bp, 0, c, ldc) {
+			return false
+		}
+		addBiasRows(m, n, c, ldc, bias, relu)
+		return true
+	}
+	if m < 4 || k == 0 {
+		return false
+	}
+	epi := 3
+	if relu {
+		epi = 2
+	}
+	ws := getWorkspace()
+	g.blocked(ws, false, false, m, n, k, 1, a, lda, nil, 0, bp, 0, c, ldc, bias, epi)
+	putWorkspace(ws)
+	return true
 }
 
 // packB copies the kb×n block of op(B) starting at inner index p0 into dst as
@@ -250,6 +339,3 @@ func packEdgeA(dst []float32, transA bool, a []float32, lda, p0, kb, i0, m, mr i
 	}
 	transpose(dst, mr, a[i0*lda+p0:], lda, rows, kb)
 }
-
-var noPackNN = false
-var noPackMaxM = 1 << 30

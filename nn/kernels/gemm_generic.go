@@ -62,6 +62,9 @@ func scaleC(beta float32, m, n int, c []float32, ldc int) {
 	if beta == 1 {
 		return
 	}
+	if ldc == n { // contiguous rows (a narrow head's output, say): one pass
+		n, m = m*n, 1
+	}
 	for i := 0; i < m; i++ {
 		row := c[i*ldc : i*ldc+n]
 		if beta == 0 {

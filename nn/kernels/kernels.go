@@ -25,7 +25,13 @@
 // 256 columns of the row in registers (the batch-1 forward pass). Narrow
 // products (fewer than NR/2 columns) run as dot products, except that with A
 // transposed and at most MR columns (the weight gradient Xᵀ·dY of a small
-// head) the micro-kernel computes Cᵀ, so that X is read once. Buffers come from a free list: nothing is allocated once
+// head) the micro-kernel computes Cᵀ, so that X is read once. A B used for
+// many products (the weights, during inference) can be packed once into a
+// PackedB: SgemmPacked then reads its panels (or, for narrow B, its
+// transpose) without packing or strided reads, with the same result bit for
+// bit; SgemmPackedBias also adds a bias row and a ReLU, in the AVX-512
+// micro-kernel's stores (so that C is written once), as AddBias or
+// AddBiasReLU would after the product. Buffers come from a free list: nothing is allocated once
 // warm, and concurrent calls each take their own.
 //
 // The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
@@ -58,6 +64,16 @@ type backend struct {
 	sgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	// simd reports whether the element-wise kernels use assembly under this back-end.
 	simd bool
+	// pack, when set, packs a k×n row-major B (stride ldb) for packed
+	// products into dst (resized) and returns it, or returns nil when this
+	// back-end gains nothing from packing that shape; packed computes
+	// C = alpha*A*B + beta*C from such a pack, or reports false (doing
+	// nothing) for a product it does not take packed (see PackedB).
+	pack   func(dst, b []float32, ldb, k, n int) []float32
+	packed func(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) bool
+	// packedBias is packed with alpha 1 and beta 0 followed by
+	// AddBiasReLU (relu) or AddBias, in one pass where it can.
+	packedBias func(m, n, k int, a []float32, lda int, bp, bias []float32, relu bool, c []float32, ldc int) bool
 }
 
 var (
