@@ -163,6 +163,11 @@ func (a *AlphaBeta) Act(s *env.State) (int, error) {
 	if s.Terminal() {
 		return 0, errNoMove(s)
 	}
+	if a.cfg.Table != nil {
+		if err := a.cfg.Table.CheckGame(s.Game()); err != nil {
+			return 0, err
+		}
+	}
 	a.nodes = 0
 	a.stopped = false
 	a.timed = a.cfg.Time > 0

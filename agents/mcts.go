@@ -176,6 +176,11 @@ func (m *MCTS) Act(s *env.State) (int, error) {
 	if s.Terminal() {
 		return 0, errNoMove(s)
 	}
+	if te, ok := m.trees[0].eval.(*TableEvaluator); ok {
+		if err := te.Table.CheckGame(s.Game()); err != nil {
+			return 0, err
+		}
+	}
 	var deadline time.Time
 	if m.cfg.Time > 0 {
 		deadline = time.Now().Add(m.cfg.Time)

@@ -64,6 +64,9 @@ type TB struct {
 
 // Act plays the table's move, or the fallback's.
 func (a *TB) Act(s *env.State) (int, error) {
+	if err := a.Table.CheckGame(s.Game()); err != nil {
+		return 0, err
+	}
 	if s.RowSeeds(0)+s.RowSeeds(1) > a.Table.MaxSeeds() {
 		return a.Fallback.Act(s)
 	}
