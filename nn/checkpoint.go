@@ -9,11 +9,11 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // Checkpoint is everything a training run saves: the network (architecture,
@@ -161,39 +161,10 @@ func Save(path string, c *Checkpoint) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it to path.
+// writeFileAtomic writes data to path atomically (package atomicfile).
 func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("nn: %w", err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("nn: writing %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("nn: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
