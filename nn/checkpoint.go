@@ -9,7 +9,6 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"reflect"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
@@ -213,7 +212,7 @@ func LoadNetFor(path string, rules env.Rules, enc env.Encoding) (*Net, error) {
 // another architecture.
 func (c *Checkpoint) Check(rules env.Rules, enc env.Encoding, arch *Arch) error {
 	n := c.Net
-	if !sameRules(n.rules, rules) {
+	if !n.rules.SamePlay(rules) {
 		return fmt.Errorf("%w: the network was made for rules %q (%v), not %q (%v)", ErrMismatch, n.rules.Name, n.rules, rules.Name, rules)
 	}
 	if n.enc != enc {
@@ -223,22 +222,6 @@ func (c *Checkpoint) Check(rules env.Rules, enc env.Encoding, arch *Arch) error 
 		return fmt.Errorf("%w: the network is %v, not %v", ErrMismatch, n.arch, arch.normalized())
 	}
 	return nil
-}
-
-// sameRules compares every field that changes play (not the name).
-func sameRules(a, b env.Rules) bool {
-	norm := func(v []int) []int {
-		c := slices.Clone(v)
-		slices.Sort(c)
-		if len(c) == 0 {
-			return nil
-		}
-		return c
-	}
-	a.Name, b.Name = "", ""
-	a.Trigger, b.Trigger = norm(a.Trigger), norm(b.Trigger)
-	a.Chain, b.Chain = norm(a.Chain), norm(b.Chain)
-	return reflect.DeepEqual(a, b)
 }
 
 // Decode parses checkpoint bytes (see Load for the errors). It never panics,
