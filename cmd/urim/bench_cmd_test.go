@@ -41,3 +41,12 @@ func TestBenchCommands(t *testing.T) {
 		t.Errorf("unknown benchmark: exit %d, %q", code, errs)
 	}
 }
+
+// TestBenchEngineQuiet: bench engine takes --quiet like every other
+// benchmark, and then writes nothing to standard error.
+func TestBenchEngineQuiet(t *testing.T) {
+	code, out, errs := runCLI(t, "", "bench", "engine", "--rules", "urim", "--duration", "20ms", "--quiet")
+	if code != 0 || errs != "" || !strings.Contains(out, "urim") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
