@@ -80,7 +80,7 @@ Examples:
 			fs.IntVar(&o.arch.Width, "width", o.arch.Width, "units per hidden layer")
 			fs.IntVar(&o.arch.Depth, "depth", o.arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
 			fs.BoolVar(&o.arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
-			fs.StringVar(&o.rules, "rules", "urim", "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+			fs.StringVar(&o.rules, "rules", "urim", rulesUsage)
 			fs.StringVar(&o.encoding, "encoding", "compact", "observation encoding: compact or thermometer")
 			fs.Uint64Var(&o.seed, "seed", 1, "seed of the initial weights")
 			fs.StringVar(&o.out, "out", "", "checkpoint file to write (required)")

@@ -52,7 +52,7 @@ Examples:
 			fs.Uint64Var(&c.Seed, "seed", 1, "seed of the openings and the agents")
 			fs.IntVar(&c.Workers, "workers", 0, "games played at once (0: one per core)")
 			fs.IntVar(&c.Openings, "openings", 4, "random plies at the start of every game (no tensor rows)")
-			fs.StringVar(&c.Rules, "rules", "urim", "rules: a preset or a YAML file of custom rules")
+			fs.StringVar(&c.Rules, "rules", "urim", rulesUsage)
 			fs.StringVar(&c.Reward, "reward", "match_points", "outcome for the mover: match_points, win_loss or seed_margin")
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
