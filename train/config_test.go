@@ -26,6 +26,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad float range", "search:\n  dirichlet_fraction: 1.5\n", nil, "f.yaml:2: search.dirichlet_fraction: 1.5 is out of range [0, 1]"},
 		{"not allowed", "network:\n  kind: cnn\n", nil, `f.yaml:2: network.kind: "cnn" is not allowed (allowed: mlp, resmlp)`},
 		{"bad preset", "rules: chess\n", nil, `f.yaml:1: rules: "chess" is not a preset (allowed: urim, urim7, urim4, oware)`},
+		{"missing rules file", "rules_file: testdata/none.yaml\n", nil, "f.yaml:1: rules_file: env: rules testdata/none.yaml"},
 		{"reserved algorithm", "algorithm: ppo\n", nil, `f.yaml:1: algorithm: "ppo" is reserved but not implemented yet`},
 		{"non-finite", "optimizer:\n  lr: .nan\n", nil, "f.yaml:2: optimizer.lr: .nan is not a finite number"},
 		{"infinite", "optimizer:\n  weight_decay: .inf\n", nil, "f.yaml:2: optimizer.weight_decay: .inf is not a finite number"},

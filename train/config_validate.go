@@ -131,13 +131,13 @@ func (c *Config) Validate() error {
 }
 
 func (c *Config) checkRules() error {
-	if c.RulesFile != "" {
-		return nil // read and validated by RulesOf
+	if c.RulesFile == "" {
+		if _, err := env.PresetRules(c.Rules); err != nil {
+			return bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
+		}
 	}
-	if _, err := env.PresetRules(c.Rules); err != nil {
-		return bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
-	}
-	return nil
+	_, err := c.RulesOf() // reads and validates the rules file
+	return err
 }
 
 func (c *Config) checkResign() error {
