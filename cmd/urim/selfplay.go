@@ -7,6 +7,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
 
@@ -31,8 +32,9 @@ rules and reward; flags given beside it override its keys.
 
 A progress bar is drawn on standard error unless --quiet; at the end two lines
 give the positions written per second, the speed the agents alone would reach,
-and how the time divided between the agents, the recording and the writer.
-An interrupted run exits with status 130.
+and how the time divided between the agents, the recording and the writer
+(--json prints the same figures as JSON). An interrupted run exits with
+status 130.
 
 Agents:
 ` + agents.Help() + `
@@ -56,6 +58,7 @@ Examples:
 			fs.StringVar(&c.Reward, "reward", "match_points", "outcome for the mover: match_points, win_loss or seed_margin")
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
+			asJSON := fs.Bool("json", false, "print the run's figures as JSON")
 			return func(io *stdio, args []string) error {
 				var err error
 				if len(args) > 0 {
@@ -116,7 +119,13 @@ Examples:
 				if err != nil {
 					return err
 				}
-				printSelfPlay(io, cfg, res)
+				if *asJSON {
+					if err := evaluate.WriteJSON(io.out, selfPlayJSON(cfg, res)); err != nil {
+						return err
+					}
+				} else {
+					printSelfPlay(io, cfg, res)
+				}
 				if res.Interrupted {
 					fmt.Fprintf(io.err, "urim selfplay: interrupted with %d of %d games written; run again with --resume to finish\n", res.Manifest.Games, cfg.Games)
 					return exitCode(130)
@@ -125,6 +134,39 @@ Examples:
 			}
 		},
 	})
+}
+
+// selfPlaySummary is what urim selfplay --json prints; times are in
+// seconds, the agents' and the recording's per worker.
+type selfPlaySummary struct {
+	Out             string  `json:"out"`
+	Games           int     `json:"games"`
+	Positions       int     `json:"positions"`
+	Shards          int     `json:"shards"`
+	Bytes           int64   `json:"bytes"`
+	Complete        bool    `json:"complete"`
+	Resumed         int     `json:"resumed"`
+	Played          int     `json:"played"`
+	PlayedPositions int     `json:"played_positions"`
+	Workers         int     `json:"workers"`
+	Seconds         float64 `json:"seconds"`
+	PositionsPerSec float64 `json:"positions_per_sec"`
+	AgentSeconds    float64 `json:"agent_seconds"`
+	RecordSeconds   float64 `json:"record_seconds"`
+	WriterSeconds   float64 `json:"writer_seconds"`
+	AgentPosPerSec  float64 `json:"agent_positions_per_sec"`
+}
+
+func selfPlayJSON(cfg dataset.Config, res dataset.SelfPlayResult) selfPlaySummary {
+	m := res.Manifest
+	perWorker := func(d time.Duration) float64 { return d.Seconds() / float64(max(res.Workers, 1)) }
+	secs, agents := res.Elapsed.Seconds(), perWorker(res.AgentTime)
+	return selfPlaySummary{Out: cfg.Out, Games: m.Games, Positions: m.Positions, Shards: len(m.Shards),
+		Bytes: res.Bytes, Complete: m.Complete, Resumed: res.Resumed, Played: res.Played,
+		PlayedPositions: res.Positions, Workers: res.Workers, Seconds: secs,
+		PositionsPerSec: float64(res.Positions) / max(secs, 1e-9), AgentSeconds: agents,
+		RecordSeconds: perWorker(res.RecordTime), WriterSeconds: res.WriteTime.Seconds(),
+		AgentPosPerSec: float64(res.Positions) / max(agents, 1e-9)}
 }
 
 // printSelfPlay prints the run's figures.
