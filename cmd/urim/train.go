@@ -62,7 +62,9 @@ output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
 stop and workers, which may change.
 
---set key.path=value overrides any key (repeatable). The checkpoints play as
+--set key.path=value overrides any key (repeatable); --rules, --seed,
+--workers and --out (or --output) are short for --set rules=... (or
+rules_file=...), seed=..., workers=... and output=.... The checkpoints play as
 az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
 
 Examples:
@@ -76,6 +78,7 @@ Examples:
 			var resume resumeFlag
 			config := fs.String("config", "", "training config (YAML); default: the built-in configs/quickstart.yaml")
 			fs.Var(&sets, "set", "override a key: key.path=value (repeatable)")
+			trainShortcuts(fs, &sets)
 			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume RUN_DIR)")
 			quiet := fs.Bool("quiet", false, "no progress bars")
 			return func(io *stdio, args []string) error {
