@@ -216,14 +216,7 @@ func (a *AlphaBeta) Act(s *env.State) (int, error) {
 func terminalScore(s *env.State) int {
 	f := s.FinalStores()
 	me := s.ToMove()
-	margin := f[me] - f[1-me]
-	switch {
-	case margin > 0:
-		return WinScore + margin
-	case margin < 0:
-		return -WinScore + margin
-	}
-	return 0
+	return finalScore([2]int{f[me], f[1-me]})
 }
 
 // evaluate scores an ongoing position for the player to move.

@@ -115,8 +115,9 @@ func tableScore(t *tablebase.Table, s *env.State) (int, bool) {
 	return (finalScore(lo) + finalScore(hi)) / 2, true
 }
 
-// finalScore scores final stores f (the mover's first) as terminalScore
-// does.
+// finalScore scores final stores f (the mover's first): a win is worth
+// WinScore plus the margin, a loss -WinScore plus the (negative) margin, a
+// draw 0. terminalScore scores finished positions with it.
 func finalScore(f [2]int) int {
 	margin := f[0] - f[1]
 	switch {
