@@ -27,6 +27,7 @@ func TestConfigErrors(t *testing.T) {
 		{"not allowed", "network:\n  kind: cnn\n", nil, `f.yaml:2: network.kind: "cnn" is not allowed (allowed: mlp, resmlp)`},
 		{"bad preset", "rules: chess\n", nil, `f.yaml:1: rules: "chess" is not a preset (allowed: urim, urim7, urim4, oware)`},
 		{"missing rules file", "rules_file: testdata/none.yaml\n", nil, "f.yaml:1: rules_file: env: rules testdata/none.yaml"},
+		{"network too large", "network:\n  kind: resmlp\n  width: 4096\n  depth: 64\n", nil, "f.yaml:1: network: nn: resmlp 64x4096+ln is too large"},
 		{"reserved algorithm", "algorithm: ppo\n", nil, `f.yaml:1: algorithm: "ppo" is reserved but not implemented yet`},
 		{"non-finite", "optimizer:\n  lr: .nan\n", nil, "f.yaml:2: optimizer.lr: .nan is not a finite number"},
 		{"infinite", "optimizer:\n  weight_decay: .inf\n", nil, "f.yaml:2: optimizer.weight_decay: .inf is not a finite number"},
