@@ -104,7 +104,10 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 		if errors.As(err, &code) {
 			return int(code)
 		}
-		fmt.Fprintf(std.err, "%s: %v\n", path, strings.TrimPrefix(err.Error(), "usage: "))
+		// A package's prefix that repeats the command's name goes:
+		// "urim train: config: ...", not "urim train: train: config: ...".
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "usage: "), c.name+": ")
+		fmt.Fprintf(std.err, "%s: %s\n", path, msg)
 		if errors.Is(err, errUsage) {
 			fmt.Fprintf(std.err, "Run '%s --help' for usage.\n", path)
 			return 2

@@ -296,3 +296,19 @@ func TestReadmeListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorPrefixOnce: an error whose package shares the command's name is
+// not prefixed twice ("urim train: train: ...").
+func TestErrorPrefixOnce(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.yaml")
+	for _, args := range [][]string{
+		{"train", "--config", missing},
+		{"dataset", "inspect", filepath.Dir(missing)},
+	} {
+		code, _, errs := urim(t, "", args...)
+		name := args[0]
+		if code != 1 || !strings.HasPrefix(errs, "urim "+name+": ") || strings.Contains(errs, name+": "+name+": ") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
