@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 )
 
 func init() {
@@ -49,7 +50,11 @@ func init() {
 			if err := withTable(&cfg, tb); err != nil {
 				return nil, err
 			}
-			return NewMCTS(cfg, seed)
+			m, err := NewMCTS(cfg, seed)
+			if err == nil && tb != "" {
+				m.rulesOf, _ = LoadTable(tb) // loaded once: withTable's
+			}
+			return m, err
 		})
 }
 
@@ -123,6 +128,9 @@ type MCTS struct {
 	cfg   MCTSConfig
 	trees []*tree
 	info  SearchInfo
+	// rulesOf, when set, is the endgame table of tb=FILE: Act refuses a
+	// position of other rules than the table's.
+	rulesOf *tablebase.Table
 }
 
 // ErrMCTSConfig is wrapped by the error for an invalid MCTSConfig.
@@ -176,8 +184,8 @@ func (m *MCTS) Act(s *env.State) (int, error) {
 	if s.Terminal() {
 		return 0, errNoMove(s)
 	}
-	if te, ok := m.trees[0].eval.(*TableEvaluator); ok {
-		if err := te.Table.CheckGame(s.Game()); err != nil {
+	if m.rulesOf != nil {
+		if err := m.rulesOf.CheckGame(s.Game()); err != nil {
 			return 0, err
 		}
 	}
