@@ -62,10 +62,10 @@ output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
 stop and workers, which may change.
 
---set key.path=value overrides any key (repeatable); --rules, --seed,
---workers and --out (or --output) are short for --set rules=... (or
-rules_file=...), seed=..., workers=... and output=.... The checkpoints play as
+--set key.path=value overrides any key (repeatable). The checkpoints play as
 az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
+--rules, --seed, --workers and --out (or --output) are short for --set
+rules=... (or rules_file=...), seed=..., workers=... and output=....
 
 Examples:
   urim train
