@@ -50,3 +50,17 @@ func TestBenchEngineQuiet(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestBenchHelpListsBenchmarks: urim bench --help names every benchmark
+// with its one-line description.
+func TestBenchHelpListsBenchmarks(t *testing.T) {
+	code, out, _ := runCLI(t, "", "bench", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, n := range benchNames() {
+		if !strings.Contains(out, "  "+n+" ") || !strings.Contains(out, benchCommands[n].short) {
+			t.Errorf("urim bench --help does not list %s:\n%s", n, out)
+		}
+	}
+}

@@ -18,6 +18,9 @@ type command struct {
 	usage string // argument synopsis after the name
 	short string // one line for the command list
 	long  string // description and examples for --help
+	// more, when set, returns text printed after long by --help, made when
+	// asked (a list of subcommands that register themselves).
+	more func() string
 	// setup binds the flags and returns the function that does the work with
 	// the remaining arguments.
 	setup func(fs *flag.FlagSet) func(io *stdio, args []string) error
@@ -78,6 +81,9 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	do := c.setup(fs)
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
+		if c.more != nil {
+			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.more(), "\n"))
+		}
 		if hasFlags(fs) {
 			fmt.Fprintf(w, "\nFlags:\n")
 			fs.SetOutput(w)
