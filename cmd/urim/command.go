@@ -99,7 +99,7 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 			usage(std.out)
 			return 0
 		}
-		if errors.Is(err, errNonFinite) {
+		if errors.Is(err, errNonFinite) || errors.Is(err, errFlagsBeforeSub) {
 			fmt.Fprintf(std.err, "%s: %v\n", path, err)
 		}
 		usage(std.err)
@@ -143,6 +143,13 @@ func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string
 			break
 		}
 		if len(pos) == 0 && sub != nil && sub(rest[0]) {
+			if fs.NFlag() > 0 {
+				// The subcommand parses its own flags: these would be lost.
+				var set []string
+				fs.Visit(func(f *flag.Flag) { set = append(set, "--"+f.Name) })
+				return nil, fmt.Errorf("%w: %s before %q: give a subcommand's flags after its name", errFlagsBeforeSub,
+					strings.Join(set, ", "), rest[0])
+			}
 			pos = rest
 			break
 		}
@@ -159,6 +166,10 @@ func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string
 	})
 	return pos, bad
 }
+
+// errFlagsBeforeSub is the error of flags given before a subcommand's name
+// (urim eval --quiet accuracy ...), which the subcommand would not see.
+var errFlagsBeforeSub = errors.New("misplaced flags")
 
 // errNonFinite is the error of a float flag set to NaN or ±Inf.
 var errNonFinite = errors.New("want a finite number")

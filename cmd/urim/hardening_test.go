@@ -312,3 +312,12 @@ func TestErrorPrefixOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsBeforeSubcommand: a flag given before a subcommand's name
+// (urim eval --quiet accuracy ...) is an error naming it, not dropped.
+func TestFlagsBeforeSubcommand(t *testing.T) {
+	code, out, errs := urim(t, "", "eval", "--quiet", "sprt", "random", "greedy", "--max-games", "2")
+	if code != 2 || out != "" || !strings.Contains(errs, `--quiet before "sprt"`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
