@@ -171,17 +171,14 @@ func selfPlayJSON(cfg dataset.Config, res dataset.SelfPlayResult) selfPlaySummar
 
 // printSelfPlay prints the run's figures.
 func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
-	m := res.Manifest
-	secs := res.Elapsed.Seconds()
+	sum := selfPlayJSON(cfg, res)
 	fmt.Fprintf(io.out, "wrote %s: %d games, %d positions in %d shards, %.1f bytes per position\n",
-		cfg.Out, m.Games, m.Positions, len(m.Shards), float64(res.Bytes)/float64(max(m.Positions, 1)))
-	if res.Resumed > 0 {
-		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", res.Resumed, res.Played)
+		sum.Out, sum.Games, sum.Positions, sum.Shards, float64(sum.Bytes)/float64(max(sum.Positions, 1)))
+	if sum.Resumed > 0 {
+		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", sum.Resumed, sum.Played)
 	}
-	perWorker := func(d time.Duration) float64 { return d.Seconds() / float64(max(res.Workers, 1)) }
-	agents := perWorker(res.AgentTime)
 	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %d workers; the agents alone: %.0f positions/s\n",
-		float64(res.Positions)/max(secs, 1e-9), secs, res.Workers, float64(res.Positions)/max(agents, 1e-9))
+		sum.PositionsPerSec, sum.Seconds, sum.Workers, sum.AgentPosPerSec)
 	fmt.Fprintf(io.out, "time: agents %.2fs and recording %.2fs per worker; the writer %.2fs (its own goroutine)\n",
-		agents, perWorker(res.RecordTime), res.WriteTime.Seconds())
+		sum.AgentSeconds, sum.RecordSeconds, sum.WriterSeconds)
 }
