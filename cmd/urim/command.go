@@ -80,7 +80,7 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	fs.SetOutput(std.err)
 	do := c.setup(fs)
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace(path+" "+c.usage), strings.TrimSpace(c.long))
 		if c.more != nil {
 			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.more(), "\n"))
 		}
