@@ -163,6 +163,11 @@ func (a *AlphaBeta) Act(s *env.State) (int, error) {
 	if s.Terminal() {
 		return 0, errNoMove(s)
 	}
+	if a.cfg.Table != nil {
+		if err := a.cfg.Table.CheckGame(s.Game()); err != nil {
+			return 0, err
+		}
+	}
 	a.nodes = 0
 	a.stopped = false
 	a.timed = a.cfg.Time > 0
@@ -211,14 +216,7 @@ func (a *AlphaBeta) Act(s *env.State) (int, error) {
 func terminalScore(s *env.State) int {
 	f := s.FinalStores()
 	me := s.ToMove()
-	margin := f[me] - f[1-me]
-	switch {
-	case margin > 0:
-		return WinScore + margin
-	case margin < 0:
-		return -WinScore + margin
-	}
-	return 0
+	return finalScore([2]int{f[me], f[1-me]})
 }
 
 // evaluate scores an ongoing position for the player to move.

@@ -16,7 +16,7 @@ func init() {
 		func(p *Params, seed uint64) (Agent, error) {
 			path := p.ckpt()
 			cfg := MCTSConfig{
-				Sims:    p.Int("sims", 0, 0, 1<<30),
+				Sims:    p.Int("sims", -1, 0, 1<<30), // -1: not given
 				Time:    p.Duration("time", 0),
 				C:       p.Float("c", 1.5, 0, 100),
 				Batch:   p.Int("batch", 8, 1, maxBatch),
@@ -24,6 +24,12 @@ func init() {
 				NoReuse: !p.Bool("reuse", true),
 			}
 			seed = p.seed(seed)
+			switch {
+			case cfg.Sims == 0 && cfg.Time == 0:
+				p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
+			case cfg.Sims < 0:
+				cfg.Sims = 0 // not given: 200 below, or no limit with time
+			}
 			if cfg.Sims == 0 && cfg.Time == 0 {
 				cfg.Sims = 200
 			}

@@ -2,28 +2,9 @@ package agents
 
 import (
 	"fmt"
-	"reflect"
-	"slices"
 
 	"github.com/urim-rl/urim/env"
 )
-
-// sameRules reports whether a and b play the same game: every field but the
-// informational Name agrees, the count lists as sets.
-func sameRules(a, b env.Rules) bool {
-	set := func(v []int) []int {
-		if len(v) == 0 {
-			return nil
-		}
-		v = slices.Clone(v)
-		slices.Sort(v)
-		return slices.Compact(v)
-	}
-	a.Name, b.Name = "", ""
-	a.Trigger, b.Trigger = set(a.Trigger), set(b.Trigger)
-	a.Chain, b.Chain = set(a.Chain), set(b.Chain)
-	return reflect.DeepEqual(a, b)
-}
 
 // gameCheck remembers the game a network was made for and checks the games
 // of the positions an agent is asked about, cheaply after the first.
@@ -39,7 +20,7 @@ func (c *gameCheck) check(s *env.State) error {
 	if g == c.ok || g == c.net {
 		return nil
 	}
-	if !sameRules(g.Rules(), c.net.Rules()) {
+	if !g.Rules().SamePlay(c.net.Rules()) {
 		return fmt.Errorf("agents: %s was trained for the rules %s (%s), not for this game's %s (%s)",
 			c.what, c.net.Name(), c.net.Rules(), g.Name(), g.Rules())
 	}

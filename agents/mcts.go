@@ -50,7 +50,11 @@ func init() {
 			if err := withTable(&cfg, tb); err != nil {
 				return nil, err
 			}
-			return NewMCTS(cfg, seed)
+			m, err := NewMCTS(cfg, seed)
+			if err == nil && tb != "" {
+				m.rulesOf, _ = LoadTable(tb) // loaded once: withTable's
+			}
+			return m, err
 		})
 }
 
@@ -130,6 +134,9 @@ type MCTS struct {
 	cfg   MCTSConfig
 	trees []*tree
 	info  SearchInfo
+	// rulesOf, when set, is the endgame table of tb=FILE: Act refuses a
+	// position of other rules than the table's.
+	rulesOf *tablebase.Table
 }
 
 // ErrMCTSConfig is wrapped by the error for an invalid MCTSConfig.
@@ -182,6 +189,11 @@ func (m *MCTS) LastSearch() SearchInfo {
 func (m *MCTS) Act(s *env.State) (int, error) {
 	if s.Terminal() {
 		return 0, errNoMove(s)
+	}
+	if m.rulesOf != nil {
+		if err := m.rulesOf.CheckGame(s.Game()); err != nil {
+			return 0, err
+		}
 	}
 	var deadline time.Time
 	if m.cfg.Time > 0 {

@@ -65,6 +65,9 @@ type TB struct {
 
 // Act plays the table's move, or the fallback's.
 func (a *TB) Act(s *env.State) (int, error) {
+	if err := a.Table.CheckGame(s.Game()); err != nil {
+		return 0, err
+	}
 	if s.RowSeeds(0)+s.RowSeeds(1) > a.Table.MaxSeeds() {
 		return a.Fallback.Act(s)
 	}
@@ -113,8 +116,9 @@ func tableScore(t *tablebase.Table, s *env.State) (int, bool) {
 	return (finalScore(lo) + finalScore(hi)) / 2, true
 }
 
-// finalScore scores final stores f (the mover's first) as terminalScore
-// does.
+// finalScore scores final stores f (the mover's first): a win is worth
+// WinScore plus the margin, a loss -WinScore plus the (negative) margin, a
+// draw 0. terminalScore scores finished positions with it.
 func finalScore(f [2]int) int {
 	margin := f[0] - f[1]
 	switch {

@@ -6,47 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
-// tmpPrefix starts the name of every temporary file the writer makes, so a
-// resumed run can remove the leftovers of an interrupted one.
+// tmpPrefix started the name of the temporary files of earlier versions of
+// the writer; a resumed run removes those leftovers, and those of
+// atomicfile, which writes every file now.
 const tmpPrefix = ".tmp-"
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory that is synced, then renamed over path, and the directory synced,
-// so readers see the old file or the new one, never a torn one.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+// writeFileAtomic writes data to path atomically (package atomicfile).
+func writeFileAtomic(path string, data []byte) error {
+	return atomicfile.WriteFile(path, data)
 }
 
 // sha256Hex returns the SHA-256 digest of data in hex.
@@ -66,7 +37,7 @@ func removeStale(dir string, listed map[string]bool) ([]string, error) {
 	var removed []string
 	for _, e := range entries {
 		n := e.Name()
-		stale := strings.HasPrefix(n, tmpPrefix) ||
+		stale := strings.HasPrefix(n, tmpPrefix) || atomicfile.IsTemp(n) ||
 			((strings.HasPrefix(n, "shard-") || strings.HasPrefix(n, "games-")) && !listed[n])
 		if stale && e.Type().IsRegular() {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil {

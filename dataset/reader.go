@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,23 @@ import (
 // maxManifest bounds the size of a manifest file.
 const maxManifest = 64 << 20
 
+// notDirError is the error of a file given as a dataset directory; it
+// counts as a missing dataset (fs.ErrNotExist).
+type notDirError string
+
+func (e notDirError) Error() string {
+	return fmt.Sprintf("dataset: %s is not a directory: a dataset is a directory holding %s", string(e), ManifestName)
+}
+
+func (e notDirError) Is(target error) bool { return target == fs.ErrNotExist }
+
 // ReadManifest reads dir's manifest.json and checks its format, schema
 // version and internal consistency. A missing manifest is an error wrapping
 // fs.ErrNotExist.
 func ReadManifest(dir string) (*Manifest, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, notDirError(dir)
+	}
 	path := filepath.Join(dir, ManifestName)
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // storeFormat names the file format in a store's header line.
@@ -166,38 +167,11 @@ func gameKey(rules string, maxPlies int, specs [2]string, seed uint64, opening [
 
 // WriteFileAtomic writes a file through write, to a temporary file in the
 // same directory that is synced and renamed over path only when write
-// succeeded, so readers see the old file or the new one, never a torn one.
-// Missing parent directories are created.
-func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// succeeded, so readers see the old file or the new one, never a torn one
+// (package atomicfile). Missing parent directories are created.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, write)
 }

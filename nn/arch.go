@@ -23,6 +23,12 @@ const (
 	MaxDepth = 64
 )
 
+// MaxHiddenWeights bounds the weights of the hidden layers' matrices
+// (Depth·Width² for mlp, 2·Depth·Width² for resmlp): 2^27, 512 MiB of
+// float32, about 2 GiB while training (gradients and AdamW's moments).
+// Width and depth at their limits together would need tens of gigabytes.
+const MaxHiddenWeights = 1 << 27
+
 // Arch describes the trunk of a policy-value network. The heads are fixed: a
 // Linear policy head with one logit per action and a Linear value head
 // followed by tanh.
@@ -62,6 +68,14 @@ func (a Arch) Validate() error {
 	}
 	if a.Depth < 1 || a.Depth > MaxDepth {
 		return fmt.Errorf("nn: depth %d is out of range (1 to %d)", a.Depth, MaxDepth)
+	}
+	hidden := int64(a.Depth) * int64(a.Width) * int64(a.Width)
+	if a.Kind == KindResMLP {
+		hidden *= 2
+	}
+	if hidden > MaxHiddenWeights {
+		return fmt.Errorf("nn: %v is too large: %d M weights in its hidden layers (%.1f GiB), at most %d M; make it narrower or shallower",
+			a, hidden>>20, float64(hidden)*4/(1<<30), MaxHiddenWeights>>20)
 	}
 	return nil
 }

@@ -9,11 +9,10 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
-	"reflect"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // Checkpoint is everything a training run saves: the network (architecture,
@@ -161,39 +160,10 @@ func Save(path string, c *Checkpoint) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it to path.
+// writeFileAtomic writes data to path atomically (package atomicfile).
 func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("nn: %w", err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("nn: writing %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("nn: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
@@ -242,7 +212,7 @@ func LoadNetFor(path string, rules env.Rules, enc env.Encoding) (*Net, error) {
 // another architecture.
 func (c *Checkpoint) Check(rules env.Rules, enc env.Encoding, arch *Arch) error {
 	n := c.Net
-	if !sameRules(n.rules, rules) {
+	if !n.rules.SamePlay(rules) {
 		return fmt.Errorf("%w: the network was made for rules %q (%v), not %q (%v)", ErrMismatch, n.rules.Name, n.rules, rules.Name, rules)
 	}
 	if n.enc != enc {
@@ -252,22 +222,6 @@ func (c *Checkpoint) Check(rules env.Rules, enc env.Encoding, arch *Arch) error 
 		return fmt.Errorf("%w: the network is %v, not %v", ErrMismatch, n.arch, arch.normalized())
 	}
 	return nil
-}
-
-// sameRules compares every field that changes play (not the name).
-func sameRules(a, b env.Rules) bool {
-	norm := func(v []int) []int {
-		c := slices.Clone(v)
-		slices.Sort(c)
-		if len(c) == 0 {
-			return nil
-		}
-		return c
-	}
-	a.Name, b.Name = "", ""
-	a.Trigger, b.Trigger = norm(a.Trigger), norm(b.Trigger)
-	a.Chain, b.Chain = norm(a.Chain), norm(b.Chain)
-	return reflect.DeepEqual(a, b)
 }
 
 // Decode parses checkpoint bytes (see Load for the errors). It never panics,

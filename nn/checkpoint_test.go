@@ -176,6 +176,29 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 }
 
+// TestSavedFilesReadable: checkpoints and .npz exports are readable by
+// everyone (0644), like every other file urim writes, and a directory as
+// the target is an error that says so.
+func TestSavedFilesReadable(t *testing.T) {
+	dir := t.TempDir()
+	n, _ := New(Arch{Width: 8, Depth: 1}, env.Urim, env.EncodingCompact, 1)
+	ckpt, npz := filepath.Join(dir, "x.ckpt"), filepath.Join(dir, "x.npz")
+	if err := Save(ckpt, &Checkpoint{Net: n}); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.ExportNPZ(npz, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{ckpt, npz} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, %v; want 0644", p, fi.Mode().Perm(), err)
+		}
+	}
+	if err := Save(dir, &Checkpoint{Net: n}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("Save to a directory: %v", err)
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	n, _ := New(Arch{Width: 4, Depth: 1}, env.Urim4, env.EncodingCompact, 1)
 	data, _ := (&Checkpoint{Net: n, Step: 3}).Encode()

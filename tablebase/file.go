@@ -1,7 +1,6 @@
 package tablebase
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -10,9 +9,9 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // FormatVersion is the version of the file layout; a reader refuses any
@@ -93,32 +92,7 @@ func (t *Table) MarshalBinary() ([]byte, error) {
 // Save writes t to path atomically: a temporary file in the same directory,
 // synced, then renamed over path.
 func (t *Table) Save(path string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("tablebase: %w", err)
-	}
-	defer os.Remove(f.Name()) // fails harmlessly after the rename
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := t.writeTo(bw); err != nil {
-		f.Close()
-		return fmt.Errorf("tablebase: writing %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("tablebase: writing %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return fmt.Errorf("tablebase: writing %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("tablebase: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("tablebase: writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.Write(path, t.writeTo); err != nil {
 		return fmt.Errorf("tablebase: %w", err)
 	}
 	return nil

@@ -53,14 +53,21 @@ func (t *Table) Probe(s *env.State) (Entry, error) {
 }
 
 // check reports whether s is played under the table's rules.
-func (t *Table) check(s *env.State) error {
-	if t.matched.Load() == s.Game() {
+func (t *Table) check(s *env.State) error { return t.CheckGame(s.Game()) }
+
+// CheckGame returns an error wrapping [ErrMismatch] if g is not the game the
+// table was built for (its rules differ; the name alone does not matter),
+// nil otherwise. After the first success for g it costs one comparison, so
+// agents call it at every move to refuse a table for other rules before
+// they rely on it.
+func (t *Table) CheckGame(g *env.Game) error {
+	if t.matched.Load() == g {
 		return nil
 	}
-	if d := sameRules(t.rules, s.Game().Rules()); d != "" {
-		return fmt.Errorf("%w: table for %s, position under %s (%s)", ErrMismatch, t.rules.Name, s.Game().Name(), d)
+	if d := sameRules(t.rules, g.Rules()); d != "" {
+		return fmt.Errorf("%w: table for %s, position under %s (%s)", ErrMismatch, t.rules.Name, g.Name(), d)
 	}
-	t.matched.Store(s.Game())
+	t.matched.Store(g)
 	return nil
 }
 

@@ -2,8 +2,6 @@ package tablebase
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
 	"sync/atomic"
 
 	"github.com/urim-rl/urim/env"
@@ -144,27 +142,9 @@ func (t *Table) lookup(b *[16]uint8, n, store int) (uint64, bool) {
 // sameRules reports the first field in which a and b differ as games (the
 // name is informational), or "".
 func sameRules(a, b env.Rules) string {
-	a, b = normalRules(a), normalRules(b)
-	if reflect.DeepEqual(a, b) {
+	key, x, y := a.Diff(b)
+	if key == "" {
 		return ""
 	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	for i := 0; i < va.NumField(); i++ {
-		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
-			tag := va.Type().Field(i).Tag.Get("yaml")
-			return fmt.Sprintf("%s: %v in the table, %v in the game", tag, va.Field(i).Interface(), vb.Field(i).Interface())
-		}
-	}
-	return "rules"
-}
-
-// normalRules drops the name and sorts the count lists, so rules that play
-// the same compare equal.
-func normalRules(r env.Rules) env.Rules {
-	r.Name = ""
-	r.Trigger = append([]int{}, r.Trigger...)
-	r.Chain = append([]int{}, r.Chain...)
-	sort.Ints(r.Trigger)
-	sort.Ints(r.Chain)
-	return r
+	return fmt.Sprintf("%s: %v in the table, %v in the game", key, x, y)
 }

@@ -36,6 +36,8 @@ func TestConfigErrors(t *testing.T) {
 		{"no stop", "stop:\n  iterations: 0\n", nil, "f.yaml:1: stop: no limit: set stop.iterations or stop.time"},
 		{"bad duration", "stop:\n  time: 10 minutes\n", nil, `"10 minutes" is not a duration such as 90s, 10m or 1h30m`},
 		{"bad resign", "selfplay:\n  resign:\n    threshold: 0.5\n", nil, "f.yaml:3: selfplay.resign.threshold: 0.5 is out of range (-1, 0)"},
+		{"missing rules file", "rules_file: testdata/none.yaml\n", nil, "f.yaml:1: rules_file: env: rules testdata/none.yaml"},
+		{"network too large", "network:\n  kind: resmlp\n  width: 4096\n  depth: 64\n", nil, "f.yaml:1: network: nn: resmlp 64x4096+ln is too large"},
 		{"override unknown key", "", []string{"search.simz=3"}, "train: --set search.simz=3: unknown key (known: sims, c_puct,"},
 		{"override bad type", "", []string{"search.sims=many"}, `train: --set search.sims=many: want an integer, got "many"`},
 		{"override bad range", "", []string{"optimizer.batch_size=0"}, "train: --set optimizer.batch_size=0: 0 is out of range (1 to 65536)"},

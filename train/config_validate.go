@@ -10,6 +10,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 )
 
 // Allowed values of the string keys.
@@ -88,6 +89,7 @@ func (c *Config) Validate() error {
 		oneOf("network.kind", c.Network.Kind, networkKinds),
 		intRange("network.width", c.Network.Width, 1, maxWidth),
 		intRange("network.depth", c.Network.Depth, 1, maxDepth),
+		c.checkNetworkSize(),
 		intRange("search.sims", c.Search.Sims, 1, maxSims),
 		floatRange("search.c_puct", c.Search.CPuct, 0, 100, true, false),
 		floatRange("search.dirichlet_alpha", c.Search.DirichletAlpha, 0, 100, true, false),
@@ -132,13 +134,13 @@ func (c *Config) Validate() error {
 }
 
 func (c *Config) checkRules() error {
-	if c.RulesFile != "" {
-		return nil // read and validated by RulesOf
+	if c.RulesFile == "" {
+		if _, err := env.PresetRules(c.Rules); err != nil {
+			return bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
+		}
 	}
-	if _, err := env.PresetRules(c.Rules); err != nil {
-		return bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
-	}
-	return nil
+	_, err := c.RulesOf() // reads and validates the rules file
+	return err
 }
 
 func (c *Config) checkResign() error {
@@ -209,6 +211,20 @@ func (c *Config) checkEvaluation() error {
 	}
 	if err := intRange("evaluation.gating.max_games", g.MaxGames, 2, 1<<20); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkNetworkSize refuses a network too large to allocate (nn.Arch's
+// limit on the hidden layers' weights), which width and depth each within
+// range can still make.
+func (c *Config) checkNetworkSize() error {
+	n := c.Network
+	if n.Width < 1 || n.Width > maxWidth || n.Depth < 1 || n.Depth > maxDepth {
+		return nil // reported by their own checks
+	}
+	if err := (nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}).Validate(); err != nil {
+		return &ConfigError{Key: "network", Err: err}
 	}
 	return nil
 }

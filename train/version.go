@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/urim-rl/urim/internal/buildinfo"
 )
 
 // versionFile records, one line per session of a run, the build that ran
@@ -21,18 +22,13 @@ func buildLine(now time.Time, resumed bool) string {
 	if resumed {
 		what = "resumed"
 	}
-	rev, modified := "unknown", ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					modified = " (modified tree)"
-				}
-			}
-		}
+	bi := buildinfo.Read()
+	rev, modified := bi.Revision, ""
+	if rev == "" {
+		rev = "unknown"
+	}
+	if bi.Modified {
+		modified = " (modified tree)"
 	}
 	return fmt.Sprintf("%s %s: commit %s%s, %s %s/%s\n", now.UTC().Format(time.RFC3339), what, rev, modified,
 		runtime.Version(), runtime.GOOS, runtime.GOARCH)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -22,6 +23,14 @@ func init() {
 Examples:
   urim bench engine --rules oware
   urim bench engine --rules urim --json`,
+		more: func() string {
+			var b strings.Builder
+			b.WriteString("Benchmarks ('urim bench NAME --help' for each one's flags):\n")
+			for _, n := range benchNames() {
+				fmt.Fprintf(&b, "  %-10s %s\n", n, benchCommands[n].short)
+			}
+			return b.String()
+		},
 		sub: func(string) bool { return true },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			return func(io *stdio, args []string) error {

@@ -39,7 +39,7 @@ Examples:
 			moves := fs.Int("moves", 4, "move rounds measured (each a move of every game)")
 			threads := fs.Int("threads", 1, "goroutines of the network's forward pass")
 			ckpt := fs.String("ckpt", "", "network checkpoint (default: an untrained default network)")
-			rules := fs.String("rules", "urim", "rules preset or YAML file, without --ckpt")
+			rules := fs.String("rules", "urim", "rules preset or YAML file (with --ckpt: the checkpoint's)")
 			seed := fs.Uint64("seed", 1, "seed of the network and the games")
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			quiet := fs.Bool("quiet", false, "no progress bar")
@@ -58,6 +58,18 @@ Examples:
 				if *ckpt != "" {
 					if cfg.Net, err = nn.LoadNet(*ckpt); err != nil {
 						return err
+					}
+					rulesSet := false
+					fs.Visit(func(f *flag.Flag) { rulesSet = rulesSet || f.Name == "rules" })
+					if rulesSet {
+						g, err := loadGame(*rules)
+						if err != nil {
+							return err
+						}
+						if key, a, b := cfg.Net.Rules().Diff(g.Rules()); key != "" {
+							return fmt.Errorf("--rules %s: the checkpoint %s plays %s (%s: %v, not %v); leave --rules out with --ckpt",
+								*rules, *ckpt, cfg.Net.Rules().Name, key, a, b)
+						}
 					}
 				} else {
 					g, err := loadGame(*rules)

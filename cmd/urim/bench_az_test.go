@@ -34,3 +34,20 @@ func TestBenchAZ(t *testing.T) {
 		t.Errorf("missing --ckpt: exit %d, %q", code, errs)
 	}
 }
+
+// TestBenchAZRulesAndCkpt: --rules that disagrees with the checkpoint's is
+// an error, not silently ignored; the checkpoint's own rules are fine.
+func TestBenchAZRulesAndCkpt(t *testing.T) {
+	ckpt := t.TempDir() + "/oware.ckpt"
+	if code, _, errs := runCLI(t, "", "nn", "new", "--rules", "oware", "--width", "8", "--depth", "1", "--out", ckpt); code != 0 {
+		t.Fatalf("nn new: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, "", "bench", "az", "--ckpt", ckpt, "--rules", "urim", "--games", "2", "--sims", "2", "--moves", "1", "--quiet")
+	if code == 0 || !strings.Contains(errs, "oware") || out != "" {
+		t.Errorf("--rules urim with an oware checkpoint: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "", "bench", "az", "--ckpt", ckpt, "--rules", "oware", "--games", "2", "--sims", "2", "--moves", "1", "--quiet")
+	if code != 0 || !strings.Contains(out, "oware") {
+		t.Errorf("--rules oware with an oware checkpoint: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

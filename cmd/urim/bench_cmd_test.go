@@ -41,3 +41,26 @@ func TestBenchCommands(t *testing.T) {
 		t.Errorf("unknown benchmark: exit %d, %q", code, errs)
 	}
 }
+
+// TestBenchEngineQuiet: bench engine takes --quiet like every other
+// benchmark, and then writes nothing to standard error.
+func TestBenchEngineQuiet(t *testing.T) {
+	code, out, errs := runCLI(t, "", "bench", "engine", "--rules", "urim", "--duration", "20ms", "--quiet")
+	if code != 0 || errs != "" || !strings.Contains(out, "urim") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestBenchHelpListsBenchmarks: urim bench --help names every benchmark
+// with its one-line description.
+func TestBenchHelpListsBenchmarks(t *testing.T) {
+	code, out, _ := runCLI(t, "", "bench", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, n := range benchNames() {
+		if !strings.Contains(out, "  "+n+" ") || !strings.Contains(out, benchCommands[n].short) {
+			t.Errorf("urim bench --help does not list %s:\n%s", n, out)
+		}
+	}
+}

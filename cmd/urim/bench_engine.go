@@ -12,7 +12,7 @@ import (
 func init() {
 	registerBench(&command{
 		name:  "engine",
-		usage: "[--rules PRESET,...|all] [--duration 2s] [--threads N] [--json]",
+		usage: "[--rules PRESET,...|all] [--duration 2s] [--threads N] [--json] [--quiet]",
 		short: "random playouts: moves and games per second per core",
 		long: `Plays random games from the start to the end with the allocation-free playout
 loop and reports moves per second and games per second, per core. With
@@ -28,6 +28,7 @@ Examples:
 			duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
 			threads := fs.Int("threads", 1, "goroutines playing at once")
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
+			quiet := fs.Bool("quiet", false, "no progress lines")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
@@ -44,7 +45,9 @@ Examples:
 				}
 				var rows []bench.EngineResult
 				for _, g := range games {
-					fmt.Fprintf(io.err, "bench engine: %s for %s on %d thread(s)...\n", g.Name(), *duration, *threads)
+					if !*quiet {
+						fmt.Fprintf(io.err, "bench engine: %s for %s on %d thread(s)...\n", g.Name(), *duration, *threads)
+					}
 					rows = append(rows, bench.Playouts(g, *duration, *threads))
 				}
 				if *asJSON {

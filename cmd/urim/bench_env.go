@@ -79,7 +79,7 @@ type envBenchFlags struct {
 }
 
 func (f *envBenchFlags) bind(fs *flag.FlagSet) {
-	fs.StringVar(&f.rules, "rules", "urim", "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+	fs.StringVar(&f.rules, "rules", "urim", rulesUsage)
 	fs.StringVar(&f.ns, "n", "64,1024,4096,16384", "comma-separated batch sizes N")
 	fs.StringVar(&f.workers, "workers", "1,2", "comma-separated worker counts")
 	fs.StringVar(&f.encoding, "encoding", "compact", "observation encoding: compact or thermometer")

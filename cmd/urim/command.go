@@ -18,6 +18,9 @@ type command struct {
 	usage string // argument synopsis after the name
 	short string // one line for the command list
 	long  string // description and examples for --help
+	// more, when set, returns text printed after long by --help, made when
+	// asked (a list of subcommands that register themselves).
+	more func() string
 	// setup binds the flags and returns the function that does the work with
 	// the remaining arguments.
 	setup func(fs *flag.FlagSet) func(io *stdio, args []string) error
@@ -77,7 +80,10 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	fs.SetOutput(std.err)
 	do := c.setup(fs)
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", path, c.usage, strings.TrimSpace(c.long))
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace(path+" "+c.usage), strings.TrimSpace(c.long))
+		if c.more != nil {
+			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.more(), "\n"))
+		}
 		if hasFlags(fs) {
 			fmt.Fprintf(w, "\nFlags:\n")
 			fs.SetOutput(w)
@@ -93,7 +99,7 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 			usage(std.out)
 			return 0
 		}
-		if errors.Is(err, errNonFinite) {
+		if errors.Is(err, errNonFinite) || errors.Is(err, errFlagsBeforeSub) {
 			fmt.Fprintf(std.err, "%s: %v\n", path, err)
 		}
 		usage(std.err)
@@ -104,7 +110,10 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 		if errors.As(err, &code) {
 			return int(code)
 		}
-		fmt.Fprintf(std.err, "%s: %v\n", path, strings.TrimPrefix(err.Error(), "usage: "))
+		// A package's prefix that repeats the command's name goes:
+		// "urim train: config: ...", not "urim train: train: config: ...".
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "usage: "), c.name+": ")
+		fmt.Fprintf(std.err, "%s: %s\n", path, msg)
 		if errors.Is(err, errUsage) {
 			fmt.Fprintf(std.err, "Run '%s --help' for usage.\n", path)
 			return 2
@@ -134,6 +143,13 @@ func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string
 			break
 		}
 		if len(pos) == 0 && sub != nil && sub(rest[0]) {
+			if fs.NFlag() > 0 {
+				// The subcommand parses its own flags: these would be lost.
+				var set []string
+				fs.Visit(func(f *flag.Flag) { set = append(set, "--"+f.Name) })
+				return nil, fmt.Errorf("%w: %s before %q: give a subcommand's flags after its name", errFlagsBeforeSub,
+					strings.Join(set, ", "), rest[0])
+			}
 			pos = rest
 			break
 		}
@@ -150,6 +166,10 @@ func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string
 	})
 	return pos, bad
 }
+
+// errFlagsBeforeSub is the error of flags given before a subcommand's name
+// (urim eval --quiet accuracy ...), which the subcommand would not see.
+var errFlagsBeforeSub = errors.New("misplaced flags")
 
 // errNonFinite is the error of a float flag set to NaN or ±Inf.
 var errNonFinite = errors.New("want a finite number")

@@ -24,7 +24,7 @@ every shard file, every shard's arrays (names, dtypes, shapes, row counts), and
 replays every game through the rules engine, which must reproduce every stored
 observation, mask, action, ply, game id and outcome and each game's result. It
 stops at the first problem and names it (file, game, ply, field); the exit
-status is 1 then.
+status is 1 then. --json prints what it checked as JSON.
 
 The layout is documented in docs/dataset.md.
 
@@ -32,7 +32,7 @@ Examples:
   urim dataset inspect data/mcts100
   urim dataset verify data/mcts100`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			asJSON := fs.Bool("json", false, "inspect: print JSON")
+			asJSON := fs.Bool("json", false, "print JSON")
 			quiet := fs.Bool("quiet", false, "verify: no progress bar")
 			return func(io *stdio, args []string) error {
 				if len(args) != 2 || (args[0] != "inspect" && args[0] != "verify") {
@@ -58,6 +58,17 @@ Examples:
 				rep, err := dataset.Verify(ctx, dir, bar)
 				if err != nil {
 					return err
+				}
+				if *asJSON {
+					return evaluate.WriteJSON(io.out, struct {
+						Dir       string `json:"dir"`
+						OK        bool   `json:"ok"`
+						Shards    int    `json:"shards"`
+						Games     int    `json:"games"`
+						Positions int    `json:"positions"`
+						Bytes     int64  `json:"bytes"`
+						Complete  bool   `json:"complete"`
+					}{dir, true, rep.Shards, rep.Games, rep.Positions, rep.Bytes, rep.Complete})
 				}
 				fmt.Fprintf(io.out, "ok: %s: %d shards, %d games, %d positions, %d bytes; checksums, schema and replays agree\n",
 					dir, rep.Shards, rep.Games, rep.Positions, rep.Bytes)

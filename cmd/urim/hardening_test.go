@@ -296,3 +296,28 @@ func TestReadmeListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorPrefixOnce: an error whose package shares the command's name is
+// not prefixed twice ("urim train: train: ...").
+func TestErrorPrefixOnce(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.yaml")
+	for _, args := range [][]string{
+		{"train", "--config", missing},
+		{"dataset", "inspect", filepath.Dir(missing)},
+	} {
+		code, _, errs := urim(t, "", args...)
+		name := args[0]
+		if code != 1 || !strings.HasPrefix(errs, "urim "+name+": ") || strings.Contains(errs, name+": "+name+": ") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestFlagsBeforeSubcommand: a flag given before a subcommand's name
+// (urim eval --quiet accuracy ...) is an error naming it, not dropped.
+func TestFlagsBeforeSubcommand(t *testing.T) {
+	code, out, errs := urim(t, "", "eval", "--quiet", "sprt", "random", "greedy", "--max-games", "2")
+	if code != 2 || out != "" || !strings.Contains(errs, `--quiet before "sprt"`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

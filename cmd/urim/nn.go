@@ -80,7 +80,7 @@ Examples:
 			fs.IntVar(&o.arch.Width, "width", o.arch.Width, "units per hidden layer")
 			fs.IntVar(&o.arch.Depth, "depth", o.arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
 			fs.BoolVar(&o.arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
-			fs.StringVar(&o.rules, "rules", "urim", "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+			fs.StringVar(&o.rules, "rules", "urim", rulesUsage)
 			fs.StringVar(&o.encoding, "encoding", "compact", "observation encoding: compact or thermometer")
 			fs.Uint64Var(&o.seed, "seed", 1, "seed of the initial weights")
 			fs.StringVar(&o.out, "out", "", "checkpoint file to write (required)")
@@ -123,12 +123,14 @@ func nnExportCommand() *command {
 		short: "write a network's weights as a NumPy .npz",
 		long: `Writes one float32 array per tensor of the checkpoint's network, and "meta"
 (architecture, encoding, rules and tensor names as JSON bytes), to a .npz
-archive. docs/nn.md has the numpy code that rebuilds the forward pass.
+archive (--out is the same as --npz). docs/nn.md has the numpy code that
+rebuilds the forward pass.
 
 Example:
   urim nn export net.ckpt --npz net.npz`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			out := fs.String("npz", "", "the .npz file to write (required)")
+			fs.StringVar(out, "out", "", "the same as --npz, the name other commands give their output")
 			return func(io *stdio, args []string) error {
 				path, err := nnCheckpointArg(args)
 				if err != nil {

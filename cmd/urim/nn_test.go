@@ -46,6 +46,12 @@ func TestNNNewInfoExport(t *testing.T) {
 	if code, _, errs = runCLI(t, "", "nn", "export", "--npz", filepath.Join(dir, "b.npz"), ckpt); code != 0 {
 		t.Fatalf("export, flags first: exit %d: %s", code, errs)
 	}
+	if code, _, errs = runCLI(t, "", "nn", "export", ckpt, "--out", filepath.Join(dir, "c.npz")); code != 0 {
+		t.Fatalf("export --out: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.npz")); err != nil {
+		t.Fatalf("export --out: %v", err)
+	}
 	if code, _, errs = runCLI(t, "", "nn", "export", ckpt, "extra", "--npz", npz); code != 2 || !strings.Contains(errs, "one checkpoint") {
 		t.Fatalf("two arguments: exit %d: %s", code, errs)
 	}

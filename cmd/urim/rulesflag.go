@@ -9,10 +9,13 @@ import (
 	"github.com/urim-rl/urim/env"
 )
 
-// rulesFlag binds --rules, which names a preset.
+// rulesFlag binds --rules, which names a preset or a rules file.
 func rulesFlag(fs *flag.FlagSet) *string {
-	return fs.String("rules", "urim", "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
+	return fs.String("rules", "urim", rulesUsage)
 }
+
+// rulesUsage is the help of every --rules flag.
+var rulesUsage = "rules: a preset (" + strings.Join(env.PresetNames(), ", ") + ") or a YAML file of custom rules"
 
 // loadGame compiles the rules named by a --rules flag: a preset name, or a
 // path to a YAML file (see docs/rules.md).

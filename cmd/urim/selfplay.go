@@ -7,6 +7,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
 
@@ -31,8 +32,9 @@ rules and reward; flags given beside it override its keys.
 
 A progress bar is drawn on standard error unless --quiet; at the end two lines
 give the positions written per second, the speed the agents alone would reach,
-and how the time divided between the agents, the recording and the writer.
-An interrupted run exits with status 130.
+and how the time divided between the agents, the recording and the writer
+(--json prints the same figures as JSON). An interrupted run exits with
+status 130.
 
 Agents:
 ` + agents.Help() + `
@@ -52,10 +54,11 @@ Examples:
 			fs.Uint64Var(&c.Seed, "seed", 1, "seed of the openings and the agents")
 			fs.IntVar(&c.Workers, "workers", 0, "games played at once (0: one per core)")
 			fs.IntVar(&c.Openings, "openings", 4, "random plies at the start of every game (no tensor rows)")
-			fs.StringVar(&c.Rules, "rules", "urim", "rules: a preset or a YAML file of custom rules")
+			fs.StringVar(&c.Rules, "rules", "urim", rulesUsage)
 			fs.StringVar(&c.Reward, "reward", "match_points", "outcome for the mover: match_points, win_loss or seed_margin")
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
+			asJSON := fs.Bool("json", false, "print the run's figures as JSON")
 			return func(io *stdio, args []string) error {
 				var err error
 				if len(args) > 0 {
@@ -116,7 +119,13 @@ Examples:
 				if err != nil {
 					return err
 				}
-				printSelfPlay(io, cfg, res)
+				if *asJSON {
+					if err := evaluate.WriteJSON(io.out, selfPlayJSON(cfg, res)); err != nil {
+						return err
+					}
+				} else {
+					printSelfPlay(io, cfg, res)
+				}
 				if res.Interrupted {
 					fmt.Fprintf(io.err, "urim selfplay: interrupted with %d of %d games written; run again with --resume to finish\n", res.Manifest.Games, cfg.Games)
 					return exitCode(130)
@@ -127,19 +136,49 @@ Examples:
 	})
 }
 
+// selfPlaySummary is what urim selfplay --json prints; times are in
+// seconds, the agents' and the recording's per worker.
+type selfPlaySummary struct {
+	Out             string  `json:"out"`
+	Games           int     `json:"games"`
+	Positions       int     `json:"positions"`
+	Shards          int     `json:"shards"`
+	Bytes           int64   `json:"bytes"`
+	Complete        bool    `json:"complete"`
+	Resumed         int     `json:"resumed"`
+	Played          int     `json:"played"`
+	PlayedPositions int     `json:"played_positions"`
+	Workers         int     `json:"workers"`
+	Seconds         float64 `json:"seconds"`
+	PositionsPerSec float64 `json:"positions_per_sec"`
+	AgentSeconds    float64 `json:"agent_seconds"`
+	RecordSeconds   float64 `json:"record_seconds"`
+	WriterSeconds   float64 `json:"writer_seconds"`
+	AgentPosPerSec  float64 `json:"agent_positions_per_sec"`
+}
+
+func selfPlayJSON(cfg dataset.Config, res dataset.SelfPlayResult) selfPlaySummary {
+	m := res.Manifest
+	perWorker := func(d time.Duration) float64 { return d.Seconds() / float64(max(res.Workers, 1)) }
+	secs, agents := res.Elapsed.Seconds(), perWorker(res.AgentTime)
+	return selfPlaySummary{Out: cfg.Out, Games: m.Games, Positions: m.Positions, Shards: len(m.Shards),
+		Bytes: res.Bytes, Complete: m.Complete, Resumed: res.Resumed, Played: res.Played,
+		PlayedPositions: res.Positions, Workers: res.Workers, Seconds: secs,
+		PositionsPerSec: float64(res.Positions) / max(secs, 1e-9), AgentSeconds: agents,
+		RecordSeconds: perWorker(res.RecordTime), WriterSeconds: res.WriteTime.Seconds(),
+		AgentPosPerSec: float64(res.Positions) / max(agents, 1e-9)}
+}
+
 // printSelfPlay prints the run's figures.
 func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
-	m := res.Manifest
-	secs := res.Elapsed.Seconds()
+	sum := selfPlayJSON(cfg, res)
 	fmt.Fprintf(io.out, "wrote %s: %d games, %d positions in %d shards, %.1f bytes per position\n",
-		cfg.Out, m.Games, m.Positions, len(m.Shards), float64(res.Bytes)/float64(max(m.Positions, 1)))
-	if res.Resumed > 0 {
-		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", res.Resumed, res.Played)
+		sum.Out, sum.Games, sum.Positions, sum.Shards, float64(sum.Bytes)/float64(max(sum.Positions, 1)))
+	if sum.Resumed > 0 {
+		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", sum.Resumed, sum.Played)
 	}
-	perWorker := func(d time.Duration) float64 { return d.Seconds() / float64(max(res.Workers, 1)) }
-	agents := perWorker(res.AgentTime)
 	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %d workers; the agents alone: %.0f positions/s\n",
-		float64(res.Positions)/max(secs, 1e-9), secs, res.Workers, float64(res.Positions)/max(agents, 1e-9))
+		sum.PositionsPerSec, sum.Seconds, sum.Workers, sum.AgentPosPerSec)
 	fmt.Fprintf(io.out, "time: agents %.2fs and recording %.2fs per worker; the writer %.2fs (its own goroutine)\n",
-		agents, perWorker(res.RecordTime), res.WriteTime.Seconds())
+		sum.AgentSeconds, sum.RecordSeconds, sum.WriterSeconds)
 }

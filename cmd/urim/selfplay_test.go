@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,30 @@ func TestSelfPlayConfig(t *testing.T) {
 	code, _, errs = urim(t, "", "dataset", "check", tmp)
 	if code != 2 || !strings.Contains(errs, "want inspect DIR or verify DIR") {
 		t.Fatalf("dataset check: status %d, %s", code, errs)
+	}
+}
+
+// TestSelfPlayVerifyJSON: selfplay and dataset verify take --json, as
+// dataset inspect does.
+func TestSelfPlayVerifyJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	code, out, errs := urim(t, "", "selfplay", "--agent", "random", "--games", "2", "--out", dir, "--quiet", "--json")
+	var sp struct {
+		Out             string
+		Games           int
+		Positions       int
+		PositionsPerSec float64 `json:"positions_per_sec"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &sp) != nil || sp.Out != dir || sp.Games != 2 || sp.Positions == 0 || sp.PositionsPerSec <= 0 {
+		t.Fatalf("selfplay --json: status %d, %+v\n%s%s", code, sp, out, errs)
+	}
+	code, out, errs = urim(t, "", "dataset", "verify", "--quiet", "--json", dir)
+	var v struct {
+		OK        bool
+		Games     int
+		Positions int
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || !v.OK || v.Games != 2 || v.Positions != sp.Positions {
+		t.Fatalf("verify --json: status %d, %+v\n%s%s", code, v, out, errs)
 	}
 }

@@ -85,8 +85,14 @@ var tablebaseBuild = &command{
 			if *k < 0 {
 				return usageErrorf("--max-seeds %d is negative", *k)
 			}
+			if *workers < 0 {
+				return usageErrorf("--workers %d is negative (0: every core)", *workers)
+			}
 			g, err := loadGame(*rules)
 			if err != nil {
+				return err
+			}
+			if err := checkOutFile(*out); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

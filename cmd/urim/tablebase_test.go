@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,28 @@ func TestTablebaseCommands(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "", "tablebase", "probe", filepath.Join(t.TempDir(), "none.tb"), pos); code != 1 || !strings.Contains(errs, "none.tb") {
 		t.Errorf("probe of a missing file: exit %d: %s", code, errs)
+	}
+}
+
+// TestTablebaseBuildBadOutput: an --out that cannot be written, or a
+// negative --workers, is refused before the build, not after it.
+func TestTablebaseBuildBadOutput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, want string }{
+		{filepath.Join(file, "t.tb"), "cannot write to " + file},
+		{dir, dir + " is a directory"},
+	} {
+		code, out, errs := runCLI(t, "", "tablebase", "build", "--max-seeds", "3", "--out", c.out)
+		if code != 1 || !strings.Contains(errs, c.want) || out != "" || strings.Contains(errs, "sweep") {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q; want %q before any sweep", c.out, code, out, errs, c.want)
+		}
+	}
+	code, out, errs := runCLI(t, "", "tablebase", "build", "--max-seeds", "3", "--workers", "-1", "--out", filepath.Join(dir, "t.tb"))
+	if code != 2 || !strings.Contains(errs, "--workers -1") || out != "" {
+		t.Errorf("--workers -1: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

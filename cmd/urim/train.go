@@ -64,6 +64,8 @@ stop and workers, which may change.
 
 --set key.path=value overrides any key (repeatable). The checkpoints play as
 az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
+--rules, --seed, --workers and --out (or --output) are short for --set
+rules=... (or rules_file=...), seed=..., workers=... and output=....
 
 Examples:
   urim train
@@ -76,6 +78,7 @@ Examples:
 			var resume resumeFlag
 			config := fs.String("config", "", "training config (YAML); default: the built-in configs/quickstart.yaml")
 			fs.Var(&sets, "set", "override a key: key.path=value (repeatable)")
+			trainShortcuts(fs, &sets)
 			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume RUN_DIR)")
 			quiet := fs.Bool("quiet", false, "no progress bars")
 			return func(io *stdio, args []string) error {

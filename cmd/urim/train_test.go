@@ -62,3 +62,27 @@ func TestTrainCommand(t *testing.T) {
 		t.Errorf("built-in config: the run's config.yaml is not the quickstart's (%v):\n%s", err, data)
 	}
 }
+
+// TestTrainShortcutFlags: --rules, --seed, --workers and --out work on
+// train as on the other commands, as short forms of --set.
+func TestTrainShortcutFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run dir")
+	code, out, errs := urim(t, "", "train", "--config", "../../configs/tiny.yaml", "--set", "stop.iterations=1",
+		"--rules", "urim", "--seed", "7", "--workers", "1", "--out", dir, "--quiet")
+	if code != 0 || !strings.Contains(out, dir+": 1 iterations") {
+		t.Fatalf("train: status %d\n%s\n%s", code, out, errs)
+	}
+	cfg, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nrules: urim\n", "\nseed: 7\n", "\nworkers: 1\n", "rules_file: \"\"\n"} {
+		if !strings.Contains(string(cfg), want) {
+			t.Errorf("config.yaml lacks %q:\n%s", want, cfg)
+		}
+	}
+	code, _, errs = urim(t, "", "train", "--config", "../../configs/tiny.yaml", "--rules", "chess")
+	if code != 2 || !strings.Contains(errs, `unknown rules preset "chess"`) {
+		t.Errorf("--rules chess: status %d, %q", code, errs)
+	}
+}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/buildinfo"
 )
 
 func init() {
@@ -42,28 +42,15 @@ Examples:
 //	go build -ldflags "-X main.buildCommit=$(git rev-parse HEAD)" ./cmd/urim
 var buildCommit string
 
+func init() { buildinfo.FallbackRevision = buildCommit }
+
 // writeVersion prints what urim version shows, from the build information
 // the Go toolchain embeds in the binary.
 func writeVersion(w io.Writer) error {
-	module, commit, when, dirty := "(unknown)", "", "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		module = bi.Main.Version
-		if module == "" {
-			module = "(devel)"
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.time":
-				when = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-	}
-	if commit == "" {
-		commit = buildCommit
+	bi := buildinfo.Read()
+	module, commit, when, dirty := bi.Version, bi.Revision, bi.Time, bi.Modified
+	if module == "" {
+		module = "(unknown)"
 	}
 	switch {
 	case commit == "":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -232,8 +233,13 @@ func (w walker) check(n *yaml.Node, t reflect.Type, path string) error {
 		if err := w.scalar(n, path, "an integer"); err != nil {
 			return err
 		}
-		if n.ShortTag() != "!!int" {
+		whole := strings.Trim(strings.TrimLeft(n.Value, "+-"), "0123456789") == "" && strings.TrimLeft(n.Value, "+-") != ""
+		if n.ShortTag() != "!!int" && !whole {
 			return w.fail(n.Line, path, "want an integer, got %s", describe(n))
+		}
+		if !reflect.PointerTo(t).Implements(unmarshalerType) && !fitsInt(n.Value, t) {
+			lo, hi := intBounds(t)
+			return w.fail(n.Line, path, "want an integer from %s to %s, got %s", lo, hi, describe(n))
 		}
 	case reflect.Float32, reflect.Float64:
 		if err := w.scalar(n, path, "a number"); err != nil {
@@ -489,4 +495,28 @@ func keyLine(doc *yaml.Node, key string) int {
 		}
 	}
 	return line
+}
+
+// fitsInt reports whether the YAML integer v is a value of the integer type
+// t (yaml.v3 would wrap a literal too large for a uint64 around).
+func fitsInt(v string, t reflect.Type) bool {
+	v = strings.TrimPrefix(v, "+")
+	var err error
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		_, err = strconv.ParseUint(v, 0, t.Bits())
+	default:
+		_, err = strconv.ParseInt(v, 0, t.Bits())
+	}
+	return err == nil
+}
+
+// intBounds returns the smallest and largest values of the integer type t.
+func intBounds(t reflect.Type) (lo, hi string) {
+	bits := uint(t.Bits())
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "0", strconv.FormatUint(math.MaxUint64>>(64-bits), 10)
+	}
+	return strconv.FormatInt(math.MinInt64>>(64-bits), 10), strconv.FormatInt(math.MaxInt64>>(64-bits), 10)
 }

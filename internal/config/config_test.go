@@ -110,6 +110,9 @@ func TestDecodeErrorsNameFileLineKey(t *testing.T) {
 		{"- a\n- b\n", `t.yaml:1: want a mapping of keys`},
 		{"games: [1\n", `t.yaml:1: did not find expected`},
 		{"games: -1\n", `t.yaml:1: games: -1 is negative`},
+		{"seed: -1\n", `t.yaml:1: seed: want an integer from 0 to 18446744073709551615, got "-1"`},
+		{"seed: 18446744073709551616\n", `t.yaml:1: seed: want an integer from 0 to 18446744073709551615, got "18446744073709551616"`},
+		{"games: 9223372036854775808\n", `t.yaml:1: games: want an integer from -9223372036854775808 to 9223372036854775807, got "9223372036854775808"`},
 		{"games: 1\nplayers:\n  - a\n", `t.yaml:3: players[0]: is alone`},
 	} {
 		var c testConfig

@@ -53,9 +53,9 @@ import (
 // or "check", which runs the default back-end and compares every product with
 // a float64 reference, panicking on a result outside float32 rounding (slow:
 // for debugging).
-// An unknown or unavailable name makes the program panic at start-up with a
-// message naming the back-ends this build and CPU offer, so that a benchmark
-// never silently measures another path.
+// An unknown or unavailable name makes the program exit at start-up (status
+// 2) with a message naming the back-ends this build and CPU offer, so that a
+// benchmark never silently measures another path.
 const EnvVar = "URIM_KERNELS"
 
 // backend is one implementation of Sgemm.
@@ -92,7 +92,9 @@ func init() {
 	checker = checkBackend(cur)
 	if name := os.Getenv(EnvVar); name != "" {
 		if err := Use(name); err != nil {
-			panic(fmt.Sprintf("%v (set by %s)", err, EnvVar))
+			// Bad input, not a program bug: the message alone, no stack trace.
+			fmt.Fprintf(os.Stderr, "%v (set by %s)\n", err, EnvVar)
+			os.Exit(2)
 		}
 	}
 }

@@ -1,0 +1,87 @@
+// Package atomicfile writes files atomically, the one way every package of
+// urim writes its outputs: into a temporary file beside the target, which is
+// synced and then renamed over the target, and the directory synced, so that
+// a reader (or a run killed at any moment) sees the old file or the new one,
+// never a torn one. Files are made readable by everyone (mode 0644).
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Mode is the permission of every file written.
+const Mode fs.FileMode = 0o644
+
+// tmpInfix marks the temporary files: "." + base name + tmpInfix + random.
+const tmpInfix = ".tmp"
+
+// Write writes the file at path through write, buffered. Only when write and
+// every step after it succeed is path replaced; otherwise path is left as it
+// was and the temporary file removed. The parent directory must exist. Errors
+// name path (never the temporary file): "writing PATH: ...".
+func Write(path string, write func(io.Writer) error) (err error) {
+	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+		return fmt.Errorf("writing %s: it is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpInfix+"*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("writing %s: cannot create a file in %s: %w", path, dir, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
+	if err := f.Chmod(Mode); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// WriteFile writes data to the file at path as [Write] does.
+func WriteFile(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// IsTemp reports whether name (a base name) is that of a temporary file
+// [Write] makes, as an interrupted writer leaves behind.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpInfix)
+}
