@@ -64,6 +64,11 @@ type MCTSConfig struct {
 	// NoReuse starts every move with an empty tree instead of keeping the
 	// subtree of the moves actually played.
 	NoReuse bool
+	// Batch, when above 1, selects up to Batch leaves per tree with virtual
+	// loss and evaluates them in one call (mcts_batch.go); it needs PUCT
+	// and evaluators that are BatchEvaluators. 0 and 1 evaluate each leaf
+	// as it is reached.
+	Batch int
 	// NewEvaluator returns the evaluator of one search thread, seeded with
 	// that thread's seed. Nil means one random rollout to the end, scored by
 	// Reward.
@@ -121,6 +126,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64) (*MCTS, error) {
 	if cfg.Sims == 0 && cfg.Time == 0 {
 		return nil, fmt.Errorf("%w: no budget: set Sims or Time", ErrMCTSConfig)
 	}
+	if err := checkBatch(&cfg); err != nil {
+		return nil, err
+	}
 	cfg.Threads = max(cfg.Threads, 1)
 	if cfg.Sims > 0 && cfg.Threads > cfg.Sims {
 		cfg.Threads = cfg.Sims
@@ -132,6 +140,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64) (*MCTS, error) {
 	m := &MCTS{cfg: cfg}
 	for i := range cfg.Threads {
 		m.trees = append(m.trees, newTree(&cfg, splitSeed(seed, 100+i)))
+	}
+	if err := checkBatchEvaluators(m.trees); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -187,6 +198,10 @@ func (m *MCTS) Act(s *env.State) (int, error) {
 // search runs sims simulations (0: no limit) or until the deadline (zero: none)
 // from s.
 func (t *tree) search(s *env.State, sims int, deadline time.Time, noReuse bool) {
+	if t.batch > 1 {
+		t.searchBatched(s, sims, deadline, noReuse)
+		return
+	}
 	if noReuse {
 		t.reset(s)
 	} else {

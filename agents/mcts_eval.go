@@ -19,6 +19,25 @@ type Evaluator interface {
 	Evaluate(s *env.State, prior []float32) float32
 }
 
+// BatchEvaluator is an Evaluator that can also value many positions in one
+// call, as a network's forward pass over a batch does. A batched search
+// ([MCTSConfig.Batch] above 1, or the lock-step search of [Lockstep]) queues
+// the leaves it selects, flushes the queue once, then reads each result.
+type BatchEvaluator interface {
+	Evaluator
+	// Queue adds s, an ongoing position, to the next batch and returns its
+	// row. Callers queue at most the evaluator's capacity (the batch size
+	// it was made for) between flushes. It must not change s.
+	Queue(s *env.State) int
+	// Flush evaluates the queued positions and empties the queue. The
+	// results stay readable until the next Queue or Evaluate.
+	Flush()
+	// Result returns the value of row i of the last flush for its player
+	// to move, in [-1, 1], and writes prior[a] for each of its legal
+	// actions, as Evaluate does.
+	Result(i int, prior []float32) float32
+}
+
 // RolloutEvaluator values a position by playing random games from it. The
 // zero value plays one rollout to the end of the game and scores it in match
 // points; the prior is uniform over the legal moves.

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"slices"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -18,6 +19,7 @@ type node struct {
 	prior  float32 // the evaluator's probability of the move into this node
 	action int8    // the move into this node
 	kids   int8    // number of children; 0 for a leaf or a finished game
+	vloss  int16   // simulations through this node waiting for a batched evaluation (virtual loss; see mcts_batch.go)
 }
 
 // tree is the search of one thread: its arena, its evaluator and generator,
@@ -37,6 +39,8 @@ type tree struct {
 	c     float32
 	puct  bool
 	kind  env.RewardKind
+
+	batched // the rounds of a batched search (mcts_batch.go)
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
@@ -47,6 +51,8 @@ func newTree(cfg *MCTSConfig, seed uint64) *tree {
 		c:    float32(cfg.C),
 		puct: cfg.PUCT,
 		kind: cfg.Reward,
+
+		batched: batched{batch: cfg.Batch},
 	}
 }
 
@@ -114,14 +120,18 @@ func (t *tree) selectChild(parent int32) int32 {
 	first, end := p.first, p.first+int32(p.kids)
 	best, bestScore := first, float32(math.Inf(-1))
 	if t.puct {
-		explore := t.c * float32(math.Sqrt(float64(p.visits)))
+		// Pending simulations count as visits that lost (virtual loss), so
+		// the leaves of one batch spread over the tree; vloss is 0 outside
+		// batched search, where this is plain PUCT.
+		explore := t.c * float32(math.Sqrt(float64(p.visits+int32(p.vloss))))
 		for i := first; i < end; i++ {
 			c := &t.nodes[i]
+			n := c.visits + int32(c.vloss)
 			var q float32
-			if c.visits > 0 {
-				q = c.value / float32(c.visits)
+			if n > 0 {
+				q = (c.value - float32(c.vloss)) / float32(n)
 			}
-			if sc := q + explore*c.prior/float32(1+c.visits); sc > bestScore {
+			if sc := q + explore*c.prior/float32(1+n); sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
@@ -158,8 +168,10 @@ func (t *tree) expand(idx int32, legal env.Mask) {
 		acts[i], acts[j] = acts[j], acts[i]
 	}
 	first := int32(len(t.nodes))
-	for _, a := range acts[:n] {
-		t.nodes = append(t.nodes, node{action: a, prior: t.prior[a]})
+	t.nodes = slices.Grow(t.nodes, n)[:int(first)+n] // one capacity check, not one per child
+	kids := t.nodes[first:]
+	for i, a := range acts[:n] {
+		kids[i] = node{action: a, prior: t.prior[a]}
 	}
 	t.nodes[idx].first = first
 	t.nodes[idx].kids = int8(n)

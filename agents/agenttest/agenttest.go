@@ -29,6 +29,9 @@ type Options struct {
 	// Games is the number of whole games per preset against a random
 	// player; 0 means 2 (1 under -short).
 	Games int
+	// Presets names the rules presets to play; nil means every preset. An
+	// agent tied to one ruleset (a network's) names its own.
+	Presets []string
 }
 
 func (o Options) withDefaults() Options {
@@ -72,7 +75,11 @@ func RunWith(t *testing.T, spec string, o Options) {
 func RunBuilder(t *testing.T, build func(seed uint64) agents.Agent, o Options) {
 	t.Helper()
 	o = o.withDefaults()
-	for _, name := range env.PresetNames() {
+	presets := o.Presets
+	if presets == nil {
+		presets = env.PresetNames()
+	}
+	for _, name := range presets {
 		g, err := env.Preset(name)
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +90,7 @@ func RunBuilder(t *testing.T, build func(seed uint64) agents.Agent, o Options) {
 			t.Run("WholeGames", func(t *testing.T) { wholeGames(t, g, build, o.Games) })
 		})
 	}
-	t.Run("SideBySide", func(t *testing.T) { sideBySide(t, build) })
+	t.Run("SideBySide", func(t *testing.T) { sideBySide(t, presets[0], build) })
 }
 
 // RandomPositions returns n ongoing positions of g reached by random play
@@ -220,8 +227,8 @@ func wholeGames(t *testing.T, g *env.Game, build func(uint64) agents.Agent, n in
 
 // sideBySide runs two agents at once on their own games; under -race it
 // catches state shared between agents.
-func sideBySide(t *testing.T, build func(uint64) agents.Agent) {
-	g, err := env.Preset("urim")
+func sideBySide(t *testing.T, preset string, build func(uint64) agents.Agent) {
+	g, err := env.Preset(preset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,53 +1,128 @@
 // Package kernels holds the hot numeric products of the networks in package nn:
 // a row-major single-precision matrix product and the element-wise loops around it.
 //
-// The default build is pure Go with SIMD kernels in Go assembly chosen at run
-// time from the CPU's features; the build tag "openblas" routes Sgemm through
-// OpenBLAS's cblas_sgemm instead. Every back-end gives the same results up to
-// float rounding.
+// # Back-ends
+//
+// Sgemm runs on one of several back-ends, all giving the same results up to
+// float rounding:
+//
+//   - "generic": plain Go, on every platform and under the build tags purego and noasm;
+//   - "avx2": Go assembly for AVX2 and FMA (6×16 register tiles);
+//   - "avx512": Go assembly for AVX-512F (8×32 register tiles);
+//   - "openblas": OpenBLAS's cblas_sgemm through cgo, in builds with the tag openblas.
+//
+// The fastest one present is chosen at start-up from the CPU's features (and
+// the build tags); the environment variable URIM_KERNELS (see EnvVar) forces
+// another, and Use switches at run time. Backend names the one in use.
+//
+// The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
+// assembly whenever the back-end is not "generic" and the CPU has AVX2 and FMA.
+//
+// Every function here panics when its slices are too short for the sizes it
+// is given: that is a bug in the caller, never a property of the data. No
+// function allocates once its internal buffers are warm.
 package kernels
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// EnvVar names the environment variable that forces a back-end at start-up:
+// one of the names Backends lists ("generic", "avx2", "avx512", "openblas").
+// An unknown or unavailable name makes the program panic at start-up with a
+// message naming the back-ends this build and CPU offer, so that a benchmark
+// never silently measures another path.
+const EnvVar = "URIM_KERNELS"
+
+// backend is one implementation of Sgemm.
+type backend struct {
+	name  string
+	sgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	// simd reports whether the element-wise kernels use assembly under this back-end.
+	simd bool
+}
+
+var (
+	// backends lists the back-ends of this build on this CPU, slowest first.
+	backends []backend
+	// cur is the back-end in use.
+	cur backend
+)
+
+func init() {
+	backends = append([]backend{{name: "generic", sgemm: sgemmGeneric}}, archBackends()...)
+	backends = append(backends, blasBackends()...)
+	cur = backends[len(backends)-1]
+	if name := os.Getenv(EnvVar); name != "" {
+		if err := Use(name); err != nil {
+			panic(fmt.Sprintf("%v (set by %s)", err, EnvVar))
+		}
+	}
+}
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices, where
 // op(X) is X or its transpose. op(A) is m×k, op(B) is k×n and C is m×n; lda,
-// ldb and ldc are the row strides of A, B and C as stored.
+// ldb and ldc are the row strides of A, B and C as stored (A is stored m×k, or
+// k×m when transA; B is stored k×n, or n×k when transB). When beta is 0, C is
+// overwritten without being read. It panics on negative sizes, on a stride
+// shorter than its row, or on a slice too short for its matrix.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	sgemmGeneric(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	if m < 0 || n < 0 || k < 0 {
+		panic(fmt.Sprintf("kernels: Sgemm with negative size m=%d n=%d k=%d", m, n, k))
+	}
+	ra, ca := m, k
+	if transA {
+		ra, ca = k, m
+	}
+	rb, cb := k, n
+	if transB {
+		rb, cb = n, k
+	}
+	checkMatrix("A", ra, ca, a, lda)
+	checkMatrix("B", rb, cb, b, ldb)
+	checkMatrix("C", m, n, c, ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	cur.sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// Backend names the implementation Sgemm uses in this build on this CPU.
-func Backend() string { return "go" }
+// checkMatrix panics unless s holds a rows×cols row-major matrix of stride ld.
+func checkMatrix(name string, rows, cols int, s []float32, ld int) {
+	if ld < cols {
+		panic(fmt.Sprintf("kernels: Sgemm: stride of %s is %d, shorter than its %d columns", name, ld, cols))
+	}
+	if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("kernels: Sgemm: %s has %d elements, a %d×%d matrix of stride %d needs %d", name, len(s), rows, cols, ld, (rows-1)*ld+cols))
+	}
+}
 
-func sgemmGeneric(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		row := c[i*ldc : i*ldc+n]
-		if beta == 0 {
-			clear(row)
-		} else if beta != 1 {
-			for j := range row {
-				row[j] *= beta
-			}
-		}
-		for p := 0; p < k; p++ {
-			var aip float32
-			if transA {
-				aip = a[p*lda+i]
-			} else {
-				aip = a[i*lda+p]
-			}
-			aip *= alpha
-			if aip == 0 {
-				continue
-			}
-			if transB {
-				for j := range row {
-					row[j] += aip * b[j*ldb+p]
-				}
-			} else {
-				brow := b[p*ldb : p*ldb+n]
-				for j, v := range brow {
-					row[j] += aip * v
-				}
-			}
+// Backend names the implementation Sgemm uses now: "generic", "avx2",
+// "avx512" or "openblas".
+func Backend() string { return cur.name }
+
+// Backends lists the back-ends this build offers on this CPU, slowest first;
+// the last one is the default.
+func Backends() []string {
+	names := make([]string, len(backends))
+	for i, b := range backends {
+		names[i] = b.name
+	}
+	return names
+}
+
+// Use switches Sgemm and the element-wise kernels to the named back-end, one
+// of Backends. It returns an error naming the available ones when name is not
+// among them. Use is meant for start-up, tests and benchmarks: it must not run
+// concurrently with any other function of this package.
+func Use(name string) error {
+	for _, b := range backends {
+		if b.name == name {
+			cur = b
+			return nil
 		}
 	}
+	return fmt.Errorf("kernels: back-end %q is not available in this build on this CPU (available: %s)", name, strings.Join(Backends(), ", "))
 }

@@ -1,0 +1,97 @@
+package agents
+
+import (
+	"fmt"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+func init() {
+	Register("az",
+		"AlphaZero search, PUCT with a network's priors and values: ckpt=PATH (required), sims=200 (per move; "+
+			"no limit if only time is set), time=0s (per move, 0: none), c=1.5, batch=8 (leaves evaluated together per tree, "+
+			"with virtual loss), threads=1 (root-parallel trees), reuse=true (keep the subtree between moves), "+
+			"seed (overrides the agent's seed)",
+		func(p *Params, seed uint64) (Agent, error) {
+			path := p.ckpt()
+			cfg := MCTSConfig{
+				Sims:    p.Int("sims", 0, 0, 1<<30),
+				Time:    p.Duration("time", 0),
+				C:       p.Float("c", 1.5, 0, 100),
+				Batch:   p.Int("batch", 8, 1, maxBatch),
+				Threads: p.Int("threads", 1, 1, 256),
+				NoReuse: !p.Bool("reuse", true),
+			}
+			seed = p.seed(seed)
+			if cfg.Sims == 0 && cfg.Time == 0 {
+				cfg.Sims = 200
+			}
+			if err := p.Done(); err != nil { // before reading the checkpoint
+				return nil, err
+			}
+			net, err := loadAgentNet(path)
+			if err != nil {
+				return nil, err
+			}
+			return NewAZ(net, path, cfg, seed)
+		})
+}
+
+// AZ is AlphaZero's search: the [MCTS] with the PUCT rule and a network as
+// its evaluator (priors from the softmax of the policy head over the legal
+// moves, values from the value head), leaves evaluated in batches of
+// cfg.Batch per tree with virtual loss, and the tree kept between moves.
+// It plays the most visited move; LastSearch reports as the MCTS does.
+//
+// The network is shared by the search threads, each with its own
+// predictor. An AZ agent plays only the rules its network was made for.
+type AZ struct {
+	*MCTS
+	games gameCheck
+	desc  string
+}
+
+// NewAZ returns the search of net (read from the checkpoint ckpt, named in
+// messages) configured by cfg, whose PUCT, Reward default and evaluators
+// it sets, seeded with seed.
+func NewAZ(net *nn.Net, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
+	cfg.PUCT = true
+	batch := max(cfg.Batch, 1)
+	cfg.NewEvaluator = func(uint64) Evaluator { return NewNetEvaluator(net, batch) }
+	m, err := NewMCTS(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &AZ{
+		MCTS:  m,
+		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
+		desc: fmt.Sprintf("az:ckpt=%s,sims=%d,time=%s,c=%g,batch=%d,threads=%d", ckpt, m.cfg.Sims, m.cfg.Time,
+			m.cfg.C, batch, m.cfg.Threads),
+	}, nil
+}
+
+// Act searches s and returns the most visited move.
+func (a *AZ) Act(s *env.State) (int, error) {
+	if !s.Terminal() {
+		if err := a.games.check(s); err != nil {
+			return 0, err
+		}
+	}
+	return a.MCTS.Act(s)
+}
+
+// String describes the configuration.
+func (a *AZ) String() string { return a.desc }
+
+// NewLockstep returns a lock-step self-play search on net (see
+// [Lockstep]); the network's forward pass runs on threads goroutines
+// (0 means 1) over batches of cfg.Games × cfg.Leaves positions.
+func NewLockstep(net *nn.Net, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	pred := net.NewPredictor(cfg.Games * cfg.Leaves)
+	pred.SetThreads(max(threads, 1))
+	return newLockstep(pred, netGame(net), net.Encoding(), net.Actions(), cfg, seed)
+}

@@ -1,0 +1,144 @@
+package agents
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// predictor is the forward pass of a policy-value network over a batch of
+// observation rows, as nn.Predictor does it: logits (batch × actions, raw)
+// and values (batch, in [-1, 1]) that alias the predictor's buffers until
+// its next call. Searches see the network only through it.
+type predictor interface {
+	Predict(obs []float32, batch int) (logits, values []float32)
+}
+
+// NetEvaluator is the [BatchEvaluator] of a policy-value network: it
+// encodes queued positions with the network's encoder into one batch, runs
+// the forward pass once per flush, and turns each row's logits into priors
+// by a softmax over the legal actions (illegal actions get nothing). Values
+// come from the value head, for the player to move.
+//
+// A NetEvaluator holds one predictor and is for one goroutine; it
+// allocates nothing once its predictor is warm.
+type NetEvaluator struct {
+	pred    predictor
+	enc     *env.Encoder
+	dim     int
+	actions int
+	max     int
+	n       int
+	obs     []float32  // max × dim rows
+	legal   []env.Mask // the legal actions of each queued row
+	logits  []float32  // of the last flush: n × actions
+	values  []float32  // of the last flush: n
+	flushes int64      // forward passes run
+	rows    int64      // positions evaluated
+}
+
+// newNetEvaluator returns an evaluator of up to maxBatch positions of g,
+// encoded with enc, for a network with the given number of actions.
+func newNetEvaluator(pred predictor, g *env.Game, enc env.Encoding, actions, maxBatch int) *NetEvaluator {
+	if actions != g.PitsPerRow() {
+		panic(fmt.Sprintf("agents: a network with %d actions for a game with %d", actions, g.PitsPerRow()))
+	}
+	e := env.NewEncoder(g, enc)
+	maxBatch = max(maxBatch, 1)
+	return &NetEvaluator{
+		pred:    pred,
+		enc:     e,
+		dim:     e.Dim(),
+		actions: actions,
+		max:     maxBatch,
+		obs:     make([]float32, maxBatch*e.Dim()),
+		legal:   make([]env.Mask, maxBatch),
+	}
+}
+
+// Cap returns the most positions a batch holds.
+func (e *NetEvaluator) Cap() int { return e.max }
+
+// Queue encodes s into the next free row and returns the row. It panics if
+// the batch is full (a caller bug).
+func (e *NetEvaluator) Queue(s *env.State) int {
+	if e.n == e.max {
+		panic(fmt.Sprintf("agents: NetEvaluator: more than %d positions queued", e.max))
+	}
+	i := e.n
+	e.enc.Encode(e.obs[i*e.dim:(i+1)*e.dim], s)
+	e.legal[i] = s.Legal()
+	e.n++
+	return i
+}
+
+// Flush runs the network on the queued rows.
+func (e *NetEvaluator) Flush() {
+	if e.n == 0 {
+		return
+	}
+	e.logits, e.values = e.pred.Predict(e.obs[:e.n*e.dim], e.n)
+	e.flushes++
+	e.rows += int64(e.n)
+	e.n = 0
+}
+
+// Stats returns the number of forward passes run and of positions
+// evaluated so far: their ratio is the mean batch.
+func (e *NetEvaluator) Stats() (flushes, rows int64) { return e.flushes, e.rows }
+
+// Result returns the value of row i of the last flush and writes the
+// softmax of its logits over its legal actions into prior.
+func (e *NetEvaluator) Result(i int, prior []float32) float32 {
+	maskedSoftmax(prior, e.logits[i*e.actions:(i+1)*e.actions], e.legal[i], 1)
+	return e.values[i]
+}
+
+// Evaluate evaluates s alone (a batch of one), for unbatched search.
+func (e *NetEvaluator) Evaluate(s *env.State, prior []float32) float32 {
+	e.n = 0
+	e.Queue(s)
+	e.Flush()
+	return e.Result(0, prior)
+}
+
+// maskedSoftmax writes into p the softmax of logits/temp over the legal
+// actions and 0 for the others. temp must be positive.
+func maskedSoftmax(p, logits []float32, legal env.Mask, temp float32) {
+	top := float32(math.Inf(-1))
+	for m := legal; m != 0; m &= m - 1 {
+		top = max(top, logits[m.Nth(0)])
+	}
+	var sum float32
+	for a := range p {
+		if !legal.Has(a) {
+			p[a] = 0
+			continue
+		}
+		x := expNeg((logits[a] - top) / temp)
+		p[a] = x
+		sum += x
+	}
+	for m := legal; m != 0; m &= m - 1 {
+		p[m.Nth(0)] /= sum
+	}
+}
+
+// expNeg returns e^x for x ≤ 0 (and NaN for NaN) within 2e-7 relative,
+// exactly 1 at 0, several times faster than math.Exp: e^x = 2^k · 2^f with
+// k = round(x·log2 e) and |f| ≤ ½, 2^f by its degree-6 Taylor polynomial.
+func expNeg(x float32) float32 {
+	const log2e = 1.4426950408889634
+	if !(x >= -87) { // underflow, or NaN
+		if x != x {
+			return x
+		}
+		return 0
+	}
+	t := float64(x) * log2e
+	k := math.Round(t)
+	f := (t - k) * math.Ln2 // in [-ln2/2, ln2/2]
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
+	return float32(p * math.Float64frombits(uint64(int64(k)+1023)<<52))
+}

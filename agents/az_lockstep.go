@@ -1,0 +1,443 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// LockstepConfig sets a [Lockstep] self-play search. The zero value of each
+// field but Games and Sims is a sensible default, as its comment says.
+type LockstepConfig struct {
+	// Games is the number of games searched together, each with its own
+	// tree (the batch of the network is Games × Leaves). At least 1.
+	Games int
+	// Sims is the number of simulations of a full search (per move, on top
+	// of the visits kept from the previous move). At least 1.
+	Sims int
+	// FastSims, when above 0, turns on playout-cap randomization: a move
+	// gets a full search with probability FullProb and a fast search of
+	// FastSims simulations otherwise. 0 makes every search full.
+	FastSims int
+	// FullProb is the probability of a full search when FastSims > 0.
+	FullProb float64
+	// Leaves is the number of leaves each game's tree selects per round,
+	// with virtual loss; 0 means 1 (the plain PUCT search, round after
+	// round).
+	Leaves int
+	// C is the PUCT exploration constant; 0 means 1.5.
+	C float64
+	// NoiseAlpha and NoiseFrac mix Dirichlet noise Dir(NoiseAlpha) into the
+	// priors of the root's children at every full search: P ← (1 −
+	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise; NoiseAlpha 0
+	// then means 1.
+	NoiseAlpha, NoiseFrac float64
+	// Temperature chooses the moves of the first TempPlies plies of a game
+	// (by its ply counter) by sampling the visit counts raised to
+	// 1/Temperature; FinalTemp is used after them. A temperature of 0
+	// plays the most visited move (the lowest action on a tie), so the zero
+	// value plays greedily throughout.
+	Temperature float64
+	TempPlies   int
+	FinalTemp   float64
+	// Reward scores finished games inside the trees (match points by
+	// default; it should be what the value head was trained on).
+	Reward env.RewardKind
+	// NoReuse starts every search with an empty tree instead of keeping
+	// the subtree of the move played.
+	NoReuse bool
+	// Start returns the starting position of the game-th game of Play
+	// (an opening, say); nil starts every game from the rules' start.
+	Start func(game int) env.State
+}
+
+// ErrLockstepConfig is wrapped by the error for an invalid LockstepConfig.
+var ErrLockstepConfig = errors.New("agents: bad lock-step config")
+
+// check validates c and fills in its defaults.
+func (c *LockstepConfig) check() error {
+	switch {
+	case c.Games < 1:
+		return fmt.Errorf("%w: games %d: want at least 1", ErrLockstepConfig, c.Games)
+	case c.Sims < 1 || c.FastSims < 0:
+		return fmt.Errorf("%w: sims %d, fast sims %d: want sims ≥ 1 and fast sims ≥ 0", ErrLockstepConfig, c.Sims, c.FastSims)
+	case c.Leaves < 0 || c.Leaves > maxBatch:
+		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, c.Leaves, maxBatch)
+	case !(c.FullProb >= 0 && c.FullProb <= 1):
+		return fmt.Errorf("%w: full-search probability %g: want 0 to 1", ErrLockstepConfig, c.FullProb)
+	case !(c.C >= 0 && c.C <= 100):
+		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, c.C)
+	case !(c.NoiseFrac >= 0 && c.NoiseFrac <= 1) || !(c.NoiseAlpha >= 0 && c.NoiseAlpha <= 1000):
+		return fmt.Errorf("%w: noise alpha %g, fraction %g: want alpha 0 to 1000 and fraction 0 to 1", ErrLockstepConfig, c.NoiseAlpha, c.NoiseFrac)
+	case !(c.Temperature >= 0 && c.Temperature <= 100) || !(c.FinalTemp >= 0 && c.FinalTemp <= 100) || c.TempPlies < 0:
+		return fmt.Errorf("%w: temperatures %g, %g after %d plies: want 0 to 100 and plies ≥ 0", ErrLockstepConfig, c.Temperature, c.FinalTemp, c.TempPlies)
+	}
+	c.Leaves = max(c.Leaves, 1)
+	if c.C == 0 {
+		c.C = 1.5
+	}
+	if c.NoiseAlpha == 0 {
+		c.NoiseAlpha = 1
+	}
+	return nil
+}
+
+// temperature returns the move temperature at ply.
+func (c *LockstepConfig) temperature(ply int) float64 {
+	if ply < c.TempPlies {
+		return c.Temperature
+	}
+	return c.FinalTemp
+}
+
+// Lockstep searches many games at once for self-play: every game has its
+// own PUCT tree, and each round selects up to Leaves leaves in every tree
+// (with virtual loss) and evaluates all of them in one forward pass of the
+// network, so the network sees batches of Games × Leaves positions even
+// though each tree is searched one leaf at a time.
+//
+// [Lockstep.Play] plays whole games and reports every move: the visit
+// distribution and root value the training loop and dataset export record,
+// with root Dirichlet noise, a temperature schedule over plies and
+// playout-cap randomization as the config says. [Lockstep.Search] is the
+// step underneath, for callers that drive the games themselves.
+//
+// With one game, no noise and temperature 0, a Lockstep plays the same moves
+// as the az agent with the same seed, simulations, c and batch (Leaves): they
+// share the tree code and the seeding.
+//
+// A Lockstep is for one goroutine. It is reproducible: the same seed,
+// config and network give the same games. Its searches allocate nothing
+// once its arenas and the network's buffers have grown.
+type Lockstep struct {
+	cfg   LockstepConfig
+	game  *env.Game
+	games gameCheck
+	trees []*tree
+	eval  *NetEvaluator
+	rng   *rand.Rand
+	left  []int  // simulations still to run, per game, in Search
+	noise []bool // noise to add once the root is expanded, per game
+	// Play's games.
+	slots []lockSlot
+	move  SelfPlayMove
+	after env.State // the position after the move reported to Play's hook
+	stats LockstepStats
+}
+
+// LockstepStats counts the work of a Lockstep since it was made.
+type LockstepStats struct {
+	// Sims counts simulations, Rounds the forward passes, Positions the
+	// positions they evaluated (Positions / Rounds is the mean batch).
+	Sims, Rounds, Positions int64
+	// NetTime is the time spent in the network's forward passes; the rest
+	// of a search's time is the search's own (descents, encoding, priors'
+	// softmax, expansions, backups).
+	NetTime time.Duration
+}
+
+// Stats returns the counts of the searches so far.
+func (l *Lockstep) Stats() LockstepStats { return l.stats }
+
+// lockSlot is a game being played by Play in one tree.
+type lockSlot struct {
+	state env.State
+	game  int // index in Play's games; -1 when idle
+	full  bool
+}
+
+// RootSearch is the result of one search at one root.
+type RootSearch struct {
+	// Visits counts the visits of each root child (the subtree kept from
+	// the previous move included); 0 for illegal actions.
+	Visits [env.MaxActions]int
+	// Policy is Visits normalised to sum to 1: the policy target.
+	Policy [env.MaxActions]float32
+	// Q is the mean value of each visited child for the player to move.
+	Q [env.MaxActions]float32
+	// Value is the mean value of all simulations through the root for the
+	// player to move: the root value.
+	Value float32
+	// Sims is the number of simulations this search ran.
+	Sims int
+	// Full tells a full search from a fast one (playout-cap
+	// randomization); searches through Search report what they were asked.
+	Full bool
+}
+
+// LockstepJob asks Search for one game's search.
+type LockstepJob struct {
+	// State is the position to search, ongoing; nil leaves the game's tree
+	// idle this time.
+	State *env.State
+	// Sims is the number of simulations, at least 1.
+	Sims int
+	// Noise mixes root noise into this search (if the config has some).
+	Noise bool
+	// Full is copied to the result.
+	Full bool
+}
+
+// newLockstep returns a lock-step search of the games of g on a network
+// seen through pred (of the given encoding and actions), which must accept
+// batches of cfg.Games × cfg.Leaves rows.
+func newLockstep(pred predictor, g *env.Game, enc env.Encoding, actions int, cfg LockstepConfig, seed uint64) (*Lockstep, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	l := &Lockstep{
+		cfg:   cfg,
+		game:  g,
+		eval:  newNetEvaluator(pred, g, enc, actions, cfg.Games*cfg.Leaves),
+		rng:   rand.New(rand.NewPCG(seed, 0x6c6f636b73746570)),
+		left:  make([]int, cfg.Games),
+		noise: make([]bool, cfg.Games),
+		slots: make([]lockSlot, cfg.Games),
+		games: gameCheck{net: g, what: "the lock-step search's network"},
+	}
+	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves,
+		NewEvaluator: func(uint64) Evaluator { return l.eval }}
+	for i := range cfg.Games {
+		l.trees = append(l.trees, newTree(&tc, splitSeed(seed, 100+i)))
+	}
+	return l, nil
+}
+
+// Config returns the configuration, with its defaults filled in.
+func (l *Lockstep) Config() LockstepConfig { return l.cfg }
+
+// Reset drops every tree.
+func (l *Lockstep) Reset() {
+	for _, t := range l.trees {
+		t.nodes = t.nodes[:0]
+	}
+}
+
+// Search runs jobs[i] in game i's tree, all in lock-step, and writes the
+// results to out[i] (out[i] is left alone for an idle job). len(jobs) must
+// not exceed Games and out must be as long as jobs. Each tree first moves
+// to its job's position, keeping the subtree under it if the position is
+// the root, a child or a grandchild of the previous one (unless NoReuse).
+// It panics on a finished position or on a game other than the network's
+// (caller bugs).
+func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
+	if len(jobs) > len(l.trees) || len(out) < len(jobs) {
+		panic(fmt.Sprintf("agents: Lockstep.Search: %d jobs and %d results for %d games", len(jobs), len(out), len(l.trees)))
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		l.left[i], l.noise[i] = 0, false
+		if j.State == nil {
+			continue
+		}
+		if j.State.Terminal() {
+			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished", j.State))
+		}
+		if err := l.games.check(j.State); err != nil {
+			panic("agents: Lockstep.Search: " + err.Error())
+		}
+		t := l.trees[i]
+		if l.cfg.NoReuse {
+			t.reset(j.State)
+		} else {
+			t.advance(j.State)
+		}
+		l.left[i] = max(j.Sims, 1)
+		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0
+		l.addNoise(i)
+	}
+	for {
+		active := false
+		for i, t := range l.trees[:len(jobs)] {
+			if l.left[i] > 0 {
+				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				l.left[i] -= n
+				l.stats.Sims += int64(n)
+				active = true
+			}
+		}
+		if !active {
+			break
+		}
+		if rows := l.eval.n; rows > 0 {
+			start := time.Now()
+			l.eval.Flush()
+			l.stats.NetTime += time.Since(start)
+			l.stats.Rounds++
+			l.stats.Positions += int64(rows)
+		}
+		for i, t := range l.trees[:len(jobs)] {
+			if len(t.pend) > 0 {
+				t.scatter(l.eval)
+			}
+			l.addNoise(i)
+		}
+	}
+	for i := range jobs {
+		if jobs[i].State != nil {
+			l.result(i, &jobs[i], &out[i])
+		}
+	}
+}
+
+// addNoise mixes the root noise of game i into its tree once its root is
+// expanded.
+func (l *Lockstep) addNoise(i int) {
+	if t := l.trees[i]; l.noise[i] && t.nodes[0].kids > 0 {
+		t.addRootNoise(l.rng, l.cfg.NoiseAlpha, l.cfg.NoiseFrac)
+		l.noise[i] = false
+	}
+}
+
+// result reads game i's root into r.
+func (l *Lockstep) result(i int, j *LockstepJob, r *RootSearch) {
+	t := l.trees[i]
+	*r = RootSearch{Sims: max(j.Sims, 1), Full: j.Full}
+	root := &t.nodes[0]
+	if root.visits > 0 {
+		r.Value = -root.value / float32(root.visits)
+	}
+	sum := 0
+	for k := root.first; k < root.first+int32(root.kids); k++ {
+		c := &t.nodes[k]
+		r.Visits[c.action] = int(c.visits)
+		if c.visits > 0 {
+			r.Q[c.action] = c.value / float32(c.visits)
+		}
+		sum += int(c.visits)
+	}
+	if sum > 0 {
+		for a, v := range r.Visits {
+			r.Policy[a] = float32(v) / float32(sum)
+		}
+	}
+}
+
+// Choose picks a move from a search: the most visited (the lowest action on
+// a tie) at temperature 0, otherwise a draw with probability proportional to
+// visits^(1/temp), from the Lockstep's generator.
+func (l *Lockstep) Choose(r *RootSearch, temp float64) int {
+	return chooseByVisits(&r.Visits, temp, l.rng)
+}
+
+// chooseByVisits implements Choose.
+func chooseByVisits(visits *[env.MaxActions]int, temp float64, rng *rand.Rand) int {
+	best := 0
+	for a, v := range visits {
+		if v > visits[best] {
+			best = a
+		}
+	}
+	if temp == 0 || visits[best] == 0 {
+		return best
+	}
+	var w [env.MaxActions]float64
+	var sum float64
+	for a, v := range visits {
+		if v > 0 {
+			w[a] = math.Pow(float64(v)/float64(visits[best]), 1/temp)
+			sum += w[a]
+		}
+	}
+	x := rng.Float64() * sum
+	for a := range w {
+		if x < w[a] {
+			return a
+		}
+		x -= w[a]
+	}
+	return best // rounding: x landed past the last weight
+}
+
+// SelfPlayMove is one move of [Lockstep.Play].
+type SelfPlayMove struct {
+	// Game is the index of the game, from 0, in the order games started.
+	Game int
+	// Before is the position searched; it is valid only during the hook.
+	Before *env.State
+	// Action is the move played.
+	Action int
+	// Temperature is the temperature the move was chosen at.
+	Temperature float64
+	// Search is the search at Before: visits, policy target, root value,
+	// and whether it was a full search.
+	Search RootSearch
+	// Final is the position after the move when the move ended the game
+	// (finished or truncated by the ply cap), else nil; valid only during
+	// the hook.
+	Final *env.State
+}
+
+// Play plays n games in lock-step, Games at a time (a finished game's tree
+// takes the next game), and calls hook after every move, in a fixed order:
+// rounds of one move per running game, by tree. Each game starts from
+// Config().Start or the rules' start. A hook error or the context's end
+// stops the games and is returned.
+func (l *Lockstep) Play(ctx context.Context, n int, hook func(*SelfPlayMove) error) error {
+	next := 0
+	jobs := make([]LockstepJob, len(l.trees))
+	out := make([]RootSearch, len(l.trees))
+	for i := range l.slots {
+		l.slots[i].game = -1
+	}
+	for {
+		running := 0
+		for i := range l.slots {
+			sl := &l.slots[i]
+			if sl.game < 0 && next < n {
+				sl.game, sl.state = next, l.game.Start()
+				if l.cfg.Start != nil {
+					sl.state = l.cfg.Start(next)
+				}
+				next++
+				if sl.state.Terminal() {
+					return fmt.Errorf("agents: Lockstep.Play: game %d starts from a finished position %v", sl.game, &sl.state)
+				}
+			}
+			jobs[i] = LockstepJob{}
+			if sl.game < 0 {
+				continue
+			}
+			running++
+			sl.full = l.cfg.FastSims == 0 || l.rng.Float64() < l.cfg.FullProb
+			jobs[i] = LockstepJob{State: &sl.state, Sims: l.cfg.Sims, Noise: sl.full, Full: sl.full}
+			if !sl.full {
+				jobs[i].Sims = l.cfg.FastSims
+			}
+		}
+		if running == 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l.Search(jobs, out)
+		for i := range l.slots {
+			sl := &l.slots[i]
+			if sl.game < 0 {
+				continue
+			}
+			temp := l.cfg.temperature(sl.state.Ply())
+			m := &l.move
+			*m = SelfPlayMove{Game: sl.game, Before: &sl.state, Temperature: temp, Search: out[i]}
+			m.Action = l.Choose(&out[i], temp)
+			l.after = sl.state
+			l.after.Play(m.Action)
+			if l.after.Terminal() {
+				m.Final = &l.after
+			}
+			if err := hook(m); err != nil {
+				return err
+			}
+			sl.state = l.after
+			if sl.state.Terminal() {
+				sl.game = -1
+			}
+		}
+	}
+}

@@ -1,0 +1,250 @@
+package agents_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/agenttest"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+// smallArch keeps the networks of the tests fast.
+var smallArch = nn.Arch{Kind: nn.KindResMLP, Width: 32, Depth: 1, LayerNorm: true}
+
+// writeNet saves an untrained network for preset to a file in dir; zero
+// clears every weight, so its priors are uniform and its values 0.
+func writeNet(t testing.TB, dir, preset string, zero bool) string {
+	t.Helper()
+	rules, err := env.PresetRules(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nn.New(smallArch, rules, env.EncodingCompact, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zero {
+		for _, p := range net.Params() {
+			clear(p.W)
+		}
+	}
+	path := filepath.Join(dir, preset+".ckpt")
+	if zero {
+		path = filepath.Join(dir, preset+"-zero.ckpt")
+	}
+	if err := nn.Save(path, &nn.Checkpoint{Net: net}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runPerPreset runs the conformance suite on spec(checkpoint of the
+// preset) for every preset: a network plays only its own rules.
+func runPerPreset(t *testing.T, spec func(ckpt string) string) {
+	dir := t.TempDir()
+	for _, preset := range env.PresetNames() {
+		s := spec(writeNet(t, dir, preset, false))
+		t.Run(preset, func(t *testing.T) {
+			agenttest.RunWith(t, s, agenttest.Options{Positions: 20, Games: 1, Presets: []string{preset}})
+		})
+	}
+}
+
+func TestNeuralConformance(t *testing.T) {
+	runPerPreset(t, func(ckpt string) string { return "neural:ckpt=" + ckpt })
+	runPerPreset(t, func(ckpt string) string { return "neural:temp=1,ckpt=" + ckpt })
+}
+
+func TestAZConformance(t *testing.T) {
+	runPerPreset(t, func(ckpt string) string { return "az:sims=24,batch=4,ckpt=" + ckpt })
+	// Two threads, under the race detector in CI; no reuse, one leaf a round.
+	dir := t.TempDir()
+	ckpt := writeNet(t, dir, "urim", false)
+	for _, params := range []string{"sims=24,batch=4,threads=2", "sims=16,batch=1,reuse=false"} {
+		t.Run(params, func(t *testing.T) {
+			agenttest.RunWith(t, "az:"+params+",ckpt="+ckpt, agenttest.Options{Positions: 10, Games: 1, Presets: []string{"urim"}})
+		})
+	}
+}
+
+// uniformEvaluator gives uniform priors and the value 0, like a network
+// whose weights are all 0.
+type uniformEvaluator struct{}
+
+func (uniformEvaluator) Evaluate(s *env.State, prior []float32) float32 {
+	u := 1 / float32(s.Legal().Count())
+	for m := s.Legal(); m != 0; m &= m - 1 {
+		prior[m.Nth(0)] = u
+	}
+	return 0
+}
+
+// TestAZWithAFlatNetworkIsPlainPUCT: an az agent whose network gives
+// uniform priors and zero values searches exactly as the MCTS with PUCT
+// on an evaluator that does the same: same moves, same visit counts.
+func TestAZWithAFlatNetworkIsPlainPUCT(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", true)
+	g := env.MustGame(env.Urim)
+	az, err := agents.New("az:sims=150,batch=1,c=1.5,ckpt="+ckpt, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	puct, err := agents.NewMCTS(agents.MCTSConfig{Sims: 150, C: 1.5, PUCT: true,
+		NewEvaluator: func(uint64) agents.Evaluator { return uniformEvaluator{} }}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Start()
+	for ply := 0; ply < 40 && !s.Terminal(); ply++ {
+		a, err := az.Act(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := puct.Act(&s)
+		x, y := az.(agents.Searcher).LastSearch(), puct.LastSearch()
+		if a != b || x.Visits != y.Visits || x.Value != y.Value {
+			t.Fatalf("ply %d: az played %d %+v, PUCT %d %+v", ply, a, x, b, y)
+		}
+		s.Play(a)
+	}
+}
+
+// TestLockstepOneGameIsTheAZAgent: the lock-step search of one game
+// without noise, at temperature 0, plays the moves of the az agent playing
+// itself with the same seed and settings.
+func TestLockstepOneGameIsTheAZAgent(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	net, err := nn.LoadNet(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, batch := range []int{1, 4} {
+		l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Sims: 64, Leaves: batch, C: 1.5}, 1, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		az, err := agents.New("az:sims=64,c=1.5,ckpt="+ckpt+",batch="+string(rune('0'+batch)), 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := env.MustGame(env.Urim).Start()
+		moves := 0
+		err = l.Play(t.Context(), 1, func(m *agents.SelfPlayMove) error {
+			a, err := az.Act(&s)
+			if err != nil {
+				return err
+			}
+			if a != m.Action || az.(agents.Searcher).LastSearch().Visits != m.Search.Visits {
+				t.Fatalf("batch %d, ply %d: lock-step played %d (visits %v), the az agent %d (visits %v)",
+					batch, s.Ply(), m.Action, m.Search.Visits, a, az.(agents.Searcher).LastSearch().Visits)
+			}
+			s.Play(a)
+			moves++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Terminal() || moves == 0 {
+			t.Fatalf("batch %d: stopped after %d moves at %v", batch, moves, s)
+		}
+	}
+}
+
+// TestNeuralAgentsCheckTheirSpecs: a missing, unreadable, corrupt or
+// truncated checkpoint and bad parameters are errors that say which; a
+// network asked to play other rules says so at the first move.
+func TestNeuralAgentsCheckTheirSpecs(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := writeNet(t, dir, "urim", false)
+	data, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.ckpt")
+	flipped := append([]byte(nil), data...)
+	flipped[len(flipped)-3] ^= 0x40
+	truncated := filepath.Join(dir, "truncated.ckpt")
+	if os.WriteFile(corrupt, flipped, 0o644) != nil || os.WriteFile(truncated, data[:len(data)/2], 0o644) != nil {
+		t.Fatal("cannot write the test files")
+	}
+	for _, kind := range []string{"neural", "az"} {
+		for spec, want := range map[string]string{
+			kind:                                 `ckpt="": want the path of a network checkpoint`,
+			kind + ":ckpt=" + dir + "/none.ckpt": "no such file",
+			kind + ":ckpt=" + corrupt:            "corrupt",
+			kind + ":ckpt=" + truncated:          "truncated",
+			kind + ":ckpt=" + ckpt + ",seed=-1":  `seed="-1": want an integer`,
+			kind + ":ckpt=" + ckpt + ",depth=3":  `unknown parameter depth for agent "` + kind + `" (accepted: `,
+		} {
+			checkSpecError(t, spec, want)
+		}
+	}
+	// Validate builds nothing but still finds a missing file.
+	if err := agents.Validate("az:ckpt=" + dir + "/none.ckpt"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("Validate with a missing checkpoint: %v", err)
+	}
+	if err := agents.Validate("neural:ckpt=" + ckpt); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	checkSpecError(t, "neural:ckpt="+ckpt+",temp=-1", `temp="-1": want a number from 0 to 100`)
+	checkSpecError(t, "az:ckpt="+ckpt+",batch=0", `batch="0": want an integer from 1 to 1024`)
+	checkSpecError(t, "az:ckpt="+ckpt+",sims=x", `sims="x"`)
+	oware := env.MustGame(env.Oware).Start()
+	for _, spec := range []string{"neural:ckpt=" + ckpt, "az:sims=10,ckpt=" + ckpt} {
+		a, err := agents.New(spec, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Act(&oware); err == nil || !strings.Contains(err.Error(), "trained for the rules urim") ||
+			!strings.Contains(err.Error(), "oware") {
+			t.Errorf("%s playing oware: %v, want an error naming both rules", spec, err)
+		}
+	}
+}
+
+// TestNeuralAgentsAllocateNothing: once warm, a move of the policy agent
+// and a search of the az agent allocate nothing.
+func TestNeuralAgentsAllocateNothing(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	s := env.MustGame(env.Urim).Start()
+	for _, spec := range []string{"neural:temp=1,ckpt=" + ckpt, "az:sims=300,batch=8,reuse=false,ckpt=" + ckpt} {
+		a, err := agents.New(spec, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Act(&s)
+		if allocs := testing.AllocsPerRun(10, func() { a.Act(&s) }); allocs > 0 {
+			t.Errorf("%s: %v allocations per move, want 0", spec, allocs)
+		}
+	}
+}
+
+// TestNeuralArgmax: at temperature 0 the policy agent plays the legal move
+// with the largest logit, and the same one every time.
+func TestNeuralArgmax(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	net, _ := nn.LoadNet(ckpt)
+	pred := net.NewPredictor(1)
+	enc := env.NewEncoder(env.MustGame(env.Urim), env.EncodingCompact)
+	obs := make([]float32, enc.Dim())
+	a := agents.NewNeural(net, ckpt, 0, 1)
+	for _, s := range agenttest.RandomPositions(env.MustGame(env.Urim), 50, 3) {
+		enc.Encode(obs, &s)
+		logits, values := pred.Predict(obs, 1)
+		want := -1
+		for _, m := range s.Legal().Actions() {
+			if want < 0 || logits[m] > logits[want] {
+				want = m
+			}
+		}
+		got, err := a.Act(&s)
+		if err != nil || got != want || a.LastSearch().Value != float64(values[0]) {
+			t.Fatalf("%v: played %d (%v, value %g), want %d (value %g; logits %v)", &s, got, err, a.LastSearch().Value, want, values[0], logits)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package agents
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// Batched PUCT search. A round descends from the root up to Batch times;
+// each descent that ends on a new leaf marks its path with a virtual loss
+// (node.vloss: the pending simulation counts as a visit that lost, so the
+// next descent of the round prefers other lines) and queues the leaf in a
+// BatchEvaluator. One flush evaluates the round's leaves together; each is
+// then expanded with its priors and its value backed up along its path,
+// which removes the virtual loss. A descent that ends on a finished game is
+// backed up at once; one that ends on a leaf already queued (a collision)
+// ends the round early, so the first round of a fresh tree evaluates the
+// root alone. Virtual loss is a separate counter, not a change to the value
+// sums, so it leaves no rounding residue.
+//
+// With one leaf per round this is exactly the unbatched PUCT search: the
+// same descents, the same expansions, the same generator draws.
+
+// maxBatch bounds MCTSConfig.Batch: node.vloss is an int16 and the root
+// carries the virtual loss of every leaf of a round.
+const maxBatch = 1024
+
+// batched is what a tree needs for batched rounds.
+type batched struct {
+	batch    int       // leaves per round; 0 or 1: one at a time, unbatched
+	pend     []pending // leaves of the running round
+	pendPath []int32   // their paths, end to end
+}
+
+// pending is a leaf selected in the running round, waiting for its
+// evaluation.
+type pending struct {
+	leaf         int32    // the leaf's node
+	row          int32    // its row in the evaluator's batch
+	path0, path1 int32    // its path: tree.pendPath[path0:path1]
+	legal        env.Mask // the leaf's legal actions, for its expansion
+}
+
+// checkBatch validates the batching fields of cfg.
+func checkBatch(cfg *MCTSConfig) error {
+	if cfg.Batch < 0 || cfg.Batch > maxBatch {
+		return fmt.Errorf("%w: batch %d: want 0 to %d", ErrMCTSConfig, cfg.Batch, maxBatch)
+	}
+	if cfg.Batch > 1 && !cfg.PUCT {
+		return fmt.Errorf("%w: batch %d needs PUCT (UCT expands leaves on their second visit and cannot batch them)", ErrMCTSConfig, cfg.Batch)
+	}
+	return nil
+}
+
+// checkBatchEvaluators checks that batched trees got batch evaluators.
+func checkBatchEvaluators(trees []*tree) error {
+	for _, t := range trees {
+		if _, ok := t.eval.(BatchEvaluator); t.batch > 1 && !ok {
+			return fmt.Errorf("%w: batch %d needs an evaluator that implements BatchEvaluator, not %T", ErrMCTSConfig, t.batch, t.eval)
+		}
+	}
+	return nil
+}
+
+// searchBatched is search in rounds of up to t.batch leaves.
+func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse bool) {
+	if noReuse {
+		t.reset(s)
+	} else {
+		t.advance(s)
+	}
+	ev := t.eval.(BatchEvaluator)
+	timed := !deadline.IsZero()
+	for done := 0; sims == 0 || done < sims; {
+		// A round costs a network call: the clock is cheap next to it.
+		if timed && done > 0 && time.Now().After(deadline) {
+			break
+		}
+		n := t.batch
+		if sims > 0 {
+			n = min(n, sims-done)
+		}
+		done += t.gather(n, ev)
+		t.flush(ev)
+	}
+}
+
+// flush evaluates the queued leaves of the round, if any, and scatters
+// their results.
+func (t *tree) flush(ev BatchEvaluator) {
+	if len(t.pend) > 0 {
+		ev.Flush()
+		t.scatter(ev)
+	}
+}
+
+// gather runs up to n descents from the root, queueing new leaves in ev
+// with virtual loss and backing up finished games at once. It returns the
+// simulations done or queued, fewer than n after a collision.
+func (t *tree) gather(n int, ev BatchEvaluator) int {
+	done := 0
+	for done < n {
+		t.cur = t.root
+		s := &t.cur
+		t.path = append(t.path[:0], 0)
+		idx := int32(0)
+		for t.nodes[idx].kids > 0 {
+			idx = t.descend(idx, s)
+		}
+		if s.Terminal() {
+			t.backup(t.path, s.Rewards(t.kind)[s.ToMove()], 0)
+			done++
+			continue
+		}
+		if t.nodes[idx].vloss > 0 {
+			break // a collision: this leaf waits in the batch already
+		}
+		for _, i := range t.path {
+			t.nodes[i].vloss++
+		}
+		p0 := int32(len(t.pendPath))
+		t.pendPath = append(t.pendPath, t.path...)
+		t.pend = append(t.pend, pending{leaf: idx, row: int32(ev.Queue(s)), path0: p0,
+			path1: int32(len(t.pendPath)), legal: s.Legal()})
+		done++
+	}
+	return done
+}
+
+// scatter expands the round's leaves with the priors ev computed and backs
+// up their values, removing their virtual loss.
+func (t *tree) scatter(ev BatchEvaluator) {
+	prior := t.prior[:t.root.Game().PitsPerRow()]
+	for _, p := range t.pend {
+		v := ev.Result(int(p.row), prior)
+		t.expand(p.leaf, p.legal)
+		t.backup(t.pendPath[p.path0:p.path1], v, 1)
+	}
+	t.pend = t.pend[:0]
+	t.pendPath = t.pendPath[:0]
+}
+
+// backup adds v, the value for the player to move at the end of path, to
+// every node of path, from the point of view of the player who moved into
+// it, and takes vloss off each node's virtual loss.
+func (t *tree) backup(path []int32, v float32, vloss int16) {
+	for i := len(path) - 1; i >= 0; i-- {
+		v = -v
+		n := &t.nodes[path[i]]
+		n.visits++
+		n.value += v
+		n.vloss -= vloss
+	}
+}

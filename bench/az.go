@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/nn/kernels"
+)
+
+// AZOptions sets the lock-step AlphaZero self-play benchmark ([AZ]).
+type AZOptions struct {
+	// Net is the network; nil means an untrained network of nn.DefaultArch
+	// for Rules on the compact encoding, made from Seed.
+	Net *nn.Net
+	// Rules is the game when Net is nil (urim by default).
+	Rules env.Rules
+	// Games is the number of games searched in lock-step; at least 1.
+	Games int
+	// Sims is the number of simulations per move; 0 means 64.
+	Sims int
+	// Leaves is the number of leaves per game and round (virtual loss);
+	// 0 means 1.
+	Leaves int
+	// Moves is the number of moves measured per game slot; 0 means 4. One
+	// more is played first, unmeasured, to grow the trees and buffers.
+	Moves int
+	// Threads is the number of goroutines of the forward pass; 0 means 1.
+	Threads int
+	// Seed seeds the network (when made here) and the search.
+	Seed uint64
+	// Progress, if set, is called after every measured move round with
+	// the rounds done and their total.
+	Progress func(done, total int)
+}
+
+// AZResult is one row of the benchmark.
+type AZResult struct {
+	Rules   string `json:"rules"`
+	Arch    string `json:"arch"`
+	Games   int    `json:"games"`
+	Sims    int    `json:"sims_per_move"`
+	Leaves  int    `json:"leaves_per_round"`
+	Threads int    `json:"threads"`
+	Backend string `json:"backend"`
+	// Moves and Simulations are those measured, Seconds their wall time.
+	Moves       int64   `json:"moves"`
+	Simulations int64   `json:"sims"`
+	Seconds     float64 `json:"seconds"`
+	SimsPerSec  float64 `json:"sims_per_sec"`
+	// NetShare is the share of the time spent in the network's forward
+	// pass; MeanBatch the positions per forward pass.
+	NetShare   float64 `json:"net_share"`
+	MeanBatch  float64 `json:"mean_batch"`
+	NetPosPerS float64 `json:"net_positions_per_sec"`
+	// AllocsPerSim counts heap allocations per simulation (Go runtime
+	// counters, the whole process).
+	AllocsPerSim float64 `json:"allocs_per_sim"`
+}
+
+var errAZDone = errors.New("bench: enough moves")
+
+// AZ plays self-play games in lock-step (root noise, temperature 1 for the
+// first 30 plies, finished games replaced by new ones) and measures
+// simulations per second and the share of the time spent in the network.
+func AZ(o AZOptions) (AZResult, error) {
+	if o.Games < 1 || o.Sims < 0 || o.Leaves < 0 || o.Moves < 0 || o.Threads < 0 {
+		return AZResult{}, fmt.Errorf("bench: az: games %d, sims %d, leaves %d, moves %d, threads %d: want games ≥ 1 and the rest ≥ 0",
+			o.Games, o.Sims, o.Leaves, o.Moves, o.Threads)
+	}
+	o.Sims = azDefault(o.Sims, 64)
+	o.Leaves = azDefault(o.Leaves, 1)
+	o.Moves = azDefault(o.Moves, 4)
+	o.Threads = azDefault(o.Threads, 1)
+	net := o.Net
+	if net == nil {
+		rules := o.Rules
+		if rules.PitsPerRow == 0 {
+			rules = env.Urim
+		}
+		var err error
+		if net, err = nn.New(nn.DefaultArch(), rules, env.EncodingCompact, o.Seed); err != nil {
+			return AZResult{}, err
+		}
+	}
+	l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: o.Games, Sims: o.Sims, Leaves: o.Leaves,
+		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}, o.Threads, o.Seed)
+	if err != nil {
+		return AZResult{}, err
+	}
+	r := AZResult{Rules: net.Rules().Name, Arch: net.Arch().String(), Games: o.Games, Sims: o.Sims,
+		Leaves: o.Leaves, Threads: o.Threads, Backend: kernels.Backend()}
+	// The first round of moves warms up; the measured part starts after it.
+	warm := int64(o.Games)
+	total := warm + int64(o.Games*o.Moves)
+	var moves int64
+	var start time.Time
+	var before, after runtime.MemStats
+	var s0 agents.LockstepStats
+	err = l.Play(context.Background(), 1<<30, func(*agents.SelfPlayMove) error {
+		moves++
+		switch {
+		case moves == warm:
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			s0 = l.Stats()
+			start = time.Now()
+		case moves > warm && (moves-warm)%int64(o.Games) == 0 && o.Progress != nil:
+			o.Progress(int((moves-warm)/int64(o.Games)), o.Moves)
+		}
+		if moves == total {
+			return errAZDone
+		}
+		return nil
+	})
+	if !errors.Is(err, errAZDone) {
+		return r, err
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	s1 := l.Stats()
+	r.Moves = total - warm
+	r.Simulations = s1.Sims - s0.Sims
+	r.Seconds = elapsed.Seconds()
+	r.SimsPerSec = float64(r.Simulations) / r.Seconds
+	r.NetShare = (s1.NetTime - s0.NetTime).Seconds() / r.Seconds
+	if rounds := s1.Rounds - s0.Rounds; rounds > 0 {
+		r.MeanBatch = float64(s1.Positions-s0.Positions) / float64(rounds)
+	}
+	if nt := (s1.NetTime - s0.NetTime).Seconds(); nt > 0 {
+		r.NetPosPerS = float64(s1.Positions-s0.Positions) / nt
+	}
+	r.AllocsPerSim = float64(after.Mallocs-before.Mallocs) / float64(max(r.Simulations, 1))
+	return r, nil
+}
+
+// azDefault returns v, or def when v is 0.
+func azDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/term"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/train"
+)
+
+// resumeFlag is --resume (the config's output directory) or --resume=DIR.
+type resumeFlag struct {
+	on  bool
+	dir string
+}
+
+func (r *resumeFlag) String() string {
+	if r == nil || !r.on {
+		return ""
+	}
+	return r.dir
+}
+
+// Set takes "true" for a bare --resume, or a run directory.
+func (r *resumeFlag) Set(v string) error {
+	r.on = true
+	if v != "true" {
+		r.dir = v
+	}
+	return nil
+}
+
+// IsBoolFlag lets --resume stand alone.
+func (r *resumeFlag) IsBoolFlag() bool { return true }
+
+func init() {
+	register(&command{
+		name:  "train",
+		usage: "--config FILE [--set key=value ...] [--resume [RUN_DIR]]",
+		short: "train an agent by AlphaZero self-play from a YAML config",
+		long: `Trains a network by AlphaZero self-play as a YAML config says (see
+docs/config.md; configs/quickstart.yaml takes under 10 minutes here) and
+writes everything to the run directory (output: in the config): the effective
+config.yaml, metrics.csv with one row per iteration, losses.png, elo.png and
+speed.png, checkpoints/latest.ckpt, best.ckpt and one per iteration, the
+replay buffer, a sample of self-play games and every evaluation game.
+
+Each iteration plays games with the lock-step PUCT search, trains on the
+replay buffer, saves a checkpoint and, every evaluation.every iterations,
+rates the network against the configured opponents (Elo with random at 0, the
+scale of configs/bench-classical.yaml). Every file is written atomically and
+an iteration is committed at its end, so a run stopped by Ctrl-C or killed
+continues from its last completed iteration with --resume (the config's
+output directory) or --resume=RUN_DIR (which reads RUN_DIR/config.yaml when
+--config is not given). A resumed run must have the same config, but for
+stop and workers, which may change.
+
+--set key.path=value overrides any key (repeatable). The checkpoints play as
+az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
+
+Examples:
+  urim train --config configs/quickstart.yaml
+  urim train --config configs/urim.yaml --set stop.time=2h --set workers=2
+  urim train --config configs/quickstart.yaml --resume
+  urim match --games 100 az:ckpt=runs/quickstart/checkpoints/best.ckpt,sims=100 greedy`,
+		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+			var sets setFlags
+			var resume resumeFlag
+			config := fs.String("config", "", "training config (YAML)")
+			fs.Var(&sets, "set", "override a key: key.path=value (repeatable)")
+			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume=RUN_DIR)")
+			quiet := fs.Bool("quiet", false, "no progress bars")
+			return func(io *stdio, args []string) error {
+				args, err := parseInterspersed(fs, args)
+				if err != nil {
+					return err
+				}
+				// --resume DIR: a bool-like flag leaves DIR as an argument.
+				if resume.on && resume.dir == "" && len(args) == 1 {
+					resume.dir, args = args[0], nil
+				}
+				if len(args) > 0 {
+					return usageErrorf("unexpected arguments %q", args)
+				}
+				path := *config
+				if path == "" && resume.dir != "" {
+					path = filepath.Join(resume.dir, "config.yaml")
+				}
+				if path == "" {
+					return usageErrorf("give --config FILE (or --resume RUN_DIR)")
+				}
+				cfg, err := train.LoadConfig(path, sets)
+				if err != nil {
+					return err
+				}
+				if resume.dir != "" {
+					cfg.Output = resume.dir
+				}
+				opt := train.Options{Resume: resume.on, Log: io.err}
+				if f, ok := io.err.(*os.File); ok && !*quiet && term.IsTerminal(int(f.Fd())) {
+					opt.Bars = io.err
+				}
+				ctx, stop := interruptible()
+				defer stop()
+				defer agents.CloseExternalEngines()
+				sum, err := train.Run(ctx, cfg, opt)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(io.out, "%s: %d iterations; best network: %s\n", sum.Dir, sum.Iterations,
+					train.CheckpointPath(sum.Dir, sum.Best))
+				return nil
+			}
+		},
+	})
+}

@@ -1,0 +1,61 @@
+package nn
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// Benchmarks of the default network (mlp 3×256, compact encoding of urim);
+// urim bench nn reports the same figures with more context.
+
+func BenchmarkPredict(b *testing.B) {
+	for _, batch := range []int{1, 64, 512} {
+		b.Run(fmt.Sprint("batch=", batch), func(b *testing.B) {
+			n, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 1)
+			obs, _ := testObs(b, env.Urim, env.EncodingCompact, batch, 1)
+			p := n.NewPredictor(batch)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				p.Predict(obs, batch)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "pos/s")
+		})
+	}
+}
+
+func BenchmarkTrainStep(b *testing.B) {
+	for _, batch := range []int{256, 1024} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("batch=%d/threads=%d", batch, threads), func(b *testing.B) {
+				n, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 1)
+				tr, _ := NewTrainer(n, TrainConfig{Threads: threads}, batch)
+				defer tr.Close()
+				bt := testBatch(b, env.Urim, env.EncodingCompact, batch, 1)
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					tr.Step(bt)
+				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			})
+		}
+	}
+}
+
+// cpuTime returns the process's CPU time: on a loaded machine it measures
+// the work better than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

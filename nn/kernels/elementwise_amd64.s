@@ -1,0 +1,475 @@
+// Hand-written Go assembly for the element-wise kernels of package kernels;
+// elementwise_amd64.go declares them, with each loop written out in Go.
+
+//go:build amd64 && !purego && !noasm
+
+#include "textflag.h"
+
+// func reluAVX2(dst, x *float32, n int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reluAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Y15, Y15, Y15
+	CMPQ CX, $32
+	JLT reluAVX2v
+reluAVX2u:
+	VMOVUPS 0(SI), Y0
+	VMAXPS Y15, Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS 32(SI), Y3
+	VMAXPS Y15, Y3, Y3
+	VMOVUPS Y3, 32(DI)
+	VMOVUPS 64(SI), Y6
+	VMAXPS Y15, Y6, Y6
+	VMOVUPS Y6, 64(DI)
+	VMOVUPS 96(SI), Y9
+	VMAXPS Y15, Y9, Y9
+	VMOVUPS Y9, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE reluAVX2u
+reluAVX2v:
+	CMPQ CX, $8
+	JLT reluAVX2s
+	VMOVUPS 0(SI), Y0
+	VMAXPS Y15, Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP reluAVX2v
+reluAVX2s:
+	TESTQ CX, CX
+	JE reluAVX2done
+	VMOVSS (SI), X0
+	VMAXSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JMP reluAVX2s
+reluAVX2done:
+	VZEROUPPER
+	RET
+
+// func reluBackwardAVX2(dx, dy, y *float32, n int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reluBackwardAVX2(SB), NOSPLIT, $0-32
+	MOVQ dx+0(FP), DI
+	MOVQ dy+8(FP), SI
+	MOVQ y+16(FP), BX
+	MOVQ n+24(FP), CX
+	VXORPS Y15, Y15, Y15
+	CMPQ CX, $32
+	JLT reluBackwardAVX2v
+reluBackwardAVX2u:
+	VMOVUPS 0(BX), Y0
+	VCMPPS $0x1e, Y15, Y0, Y0
+	VANDPS 0(SI), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS 32(BX), Y3
+	VCMPPS $0x1e, Y15, Y3, Y3
+	VANDPS 32(SI), Y3, Y3
+	VMOVUPS Y3, 32(DI)
+	VMOVUPS 64(BX), Y6
+	VCMPPS $0x1e, Y15, Y6, Y6
+	VANDPS 64(SI), Y6, Y6
+	VMOVUPS Y6, 64(DI)
+	VMOVUPS 96(BX), Y9
+	VCMPPS $0x1e, Y15, Y9, Y9
+	VANDPS 96(SI), Y9, Y9
+	VMOVUPS Y9, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $128, BX
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE reluBackwardAVX2u
+reluBackwardAVX2v:
+	CMPQ CX, $8
+	JLT reluBackwardAVX2s
+	VMOVUPS 0(BX), Y0
+	VCMPPS $0x1e, Y15, Y0, Y0
+	VANDPS 0(SI), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, BX
+	SUBQ $8, CX
+	JMP reluBackwardAVX2v
+reluBackwardAVX2s:
+	TESTQ CX, CX
+	JE reluBackwardAVX2done
+	VMOVSS (BX), X0
+	VCMPSS $0x1e, X15, X0, X0
+	VMOVSS (SI), X1
+	VANDPS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	ADDQ $4, BX
+	DECQ CX
+	JMP reluBackwardAVX2s
+reluBackwardAVX2done:
+	VZEROUPPER
+	RET
+
+// func axpyAVX2(x, y *float32, n int, alpha float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-28
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS alpha+24(FP), Y15
+	CMPQ CX, $32
+	JLT axpyAVX2v
+axpyAVX2u:
+	VMOVUPS 0(DI), Y0
+	VFMADD231PS 0(SI), Y15, Y0
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS 32(DI), Y3
+	VFMADD231PS 32(SI), Y15, Y3
+	VMOVUPS Y3, 32(DI)
+	VMOVUPS 64(DI), Y6
+	VFMADD231PS 64(SI), Y15, Y6
+	VMOVUPS Y6, 64(DI)
+	VMOVUPS 96(DI), Y9
+	VFMADD231PS 96(SI), Y15, Y9
+	VMOVUPS Y9, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE axpyAVX2u
+axpyAVX2v:
+	CMPQ CX, $8
+	JLT axpyAVX2s
+	VMOVUPS 0(DI), Y0
+	VFMADD231PS 0(SI), Y15, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP axpyAVX2v
+axpyAVX2s:
+	TESTQ CX, CX
+	JE axpyAVX2done
+	VMOVSS (DI), X0
+	VFMADD231SS (SI), X15, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JMP axpyAVX2s
+axpyAVX2done:
+	VZEROUPPER
+	RET
+
+// func scaleAVX2(x *float32, n int, alpha float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS alpha+16(FP), Y15
+	CMPQ CX, $32
+	JLT scaleAVX2v
+scaleAVX2u:
+	VMULPS 0(DI), Y15, Y0
+	VMOVUPS Y0, 0(DI)
+	VMULPS 32(DI), Y15, Y3
+	VMOVUPS Y3, 32(DI)
+	VMULPS 64(DI), Y15, Y6
+	VMOVUPS Y6, 64(DI)
+	VMULPS 96(DI), Y15, Y9
+	VMOVUPS Y9, 96(DI)
+	ADDQ $128, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE scaleAVX2u
+scaleAVX2v:
+	CMPQ CX, $8
+	JLT scaleAVX2s
+	VMULPS 0(DI), Y15, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP scaleAVX2v
+scaleAVX2s:
+	TESTQ CX, CX
+	JE scaleAVX2done
+	VMULSS (DI), X15, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	DECQ CX
+	JMP scaleAVX2s
+scaleAVX2done:
+	VZEROUPPER
+	RET
+
+// func adamWAVX2(w, grad, m, v *float32, n int, beta1, c1, beta2, c2, lr, eps, wd, rbc1, rbc2 float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·adamWAVX2(SB), NOSPLIT, $0-76
+	MOVQ w+0(FP), DI
+	MOVQ grad+8(FP), SI
+	MOVQ m+16(FP), R8
+	MOVQ v+24(FP), R9
+	MOVQ n+32(FP), CX
+	VBROADCASTSS beta1+40(FP), Y8
+	VBROADCASTSS c1+44(FP), Y9
+	VBROADCASTSS beta2+48(FP), Y10
+	VBROADCASTSS c2+52(FP), Y11
+	VBROADCASTSS lr+56(FP), Y12
+	VBROADCASTSS eps+60(FP), Y13
+	VBROADCASTSS wd+64(FP), Y14
+	VBROADCASTSS rbc1+68(FP), Y15
+	VBROADCASTSS rbc2+72(FP), Y7
+	CMPQ CX, $8
+	JLT adamWAVX2v
+adamWAVX2u:
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(R8), Y8, Y1
+	VFMADD231PS Y9, Y0, Y1
+	VMOVUPS Y1, 0(R8)
+	VMULPS 0(R9), Y10, Y2
+	VMULPS Y0, Y0, Y3
+	VFMADD231PS Y11, Y3, Y2
+	VMOVUPS Y2, 0(R9)
+	VMULPS Y7, Y2, Y2
+	VSQRTPS Y2, Y2
+	VADDPS Y13, Y2, Y2
+	VMULPS Y15, Y1, Y1
+	VDIVPS Y2, Y1, Y1
+	VMOVUPS 0(DI), Y4
+	VFMADD231PS Y14, Y4, Y1
+	VFNMADD231PS Y12, Y1, Y4
+	VMOVUPS Y4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JGE adamWAVX2u
+adamWAVX2v:
+	CMPQ CX, $8
+	JLT adamWAVX2s
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(R8), Y8, Y1
+	VFMADD231PS Y9, Y0, Y1
+	VMOVUPS Y1, 0(R8)
+	VMULPS 0(R9), Y10, Y2
+	VMULPS Y0, Y0, Y3
+	VFMADD231PS Y11, Y3, Y2
+	VMOVUPS Y2, 0(R9)
+	VMULPS Y7, Y2, Y2
+	VSQRTPS Y2, Y2
+	VADDPS Y13, Y2, Y2
+	VMULPS Y15, Y1, Y1
+	VDIVPS Y2, Y1, Y1
+	VMOVUPS 0(DI), Y4
+	VFMADD231PS Y14, Y4, Y1
+	VFNMADD231PS Y12, Y1, Y4
+	VMOVUPS Y4, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	SUBQ $8, CX
+	JMP adamWAVX2v
+adamWAVX2s:
+	TESTQ CX, CX
+	JE adamWAVX2done
+	VMOVSS (SI), X0
+	VMOVSS (R8), X1
+	VMULSS X8, X1, X1
+	VFMADD231SS X9, X0, X1
+	VMOVSS X1, (R8)
+	VMOVSS (R9), X2
+	VMULSS X10, X2, X2
+	VMULSS X0, X0, X3
+	VFMADD231SS X11, X3, X2
+	VMOVSS X2, (R9)
+	VMULSS X7, X2, X2
+	VSQRTSS X2, X2, X2
+	VADDSS X13, X2, X2
+	VMULSS X15, X1, X1
+	VDIVSS X2, X1, X1
+	VMOVSS (DI), X4
+	VFMADD231SS X14, X4, X1
+	VFNMADD231SS X12, X1, X4
+	VMOVSS X4, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	ADDQ $4, R8
+	ADDQ $4, R9
+	DECQ CX
+	JMP adamWAVX2s
+adamWAVX2done:
+	VZEROUPPER
+	RET
+
+// func addBiasAVX2(x *float32, rows, n int, b *float32)
+// Requires: AVX, AVX2
+TEXT ·addBiasAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), DI
+	MOVQ rows+8(FP), R8
+	MOVQ n+16(FP), R9
+	MOVQ b+24(FP), SI
+	VXORPS Y15, Y15, Y15
+	TESTQ R8, R8
+	JLE addBiasAVX2done
+addBiasAVX2row:
+	MOVQ R9, CX
+	MOVQ SI, BX
+addBiasAVX2v:
+	CMPQ CX, $8
+	JLT addBiasAVX2s
+	VMOVUPS (DI), Y0
+	VADDPS (BX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, BX
+	SUBQ $8, CX
+	JMP addBiasAVX2v
+addBiasAVX2s:
+	TESTQ CX, CX
+	JE addBiasAVX2next
+	VMOVSS (DI), X0
+	VADDSS (BX), X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, BX
+	DECQ CX
+	JMP addBiasAVX2s
+addBiasAVX2next:
+	DECQ R8
+	JNZ addBiasAVX2row
+addBiasAVX2done:
+	VZEROUPPER
+	RET
+
+// func addBiasReLUAVX2(x *float32, rows, n int, b *float32)
+// Requires: AVX, AVX2
+TEXT ·addBiasReLUAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), DI
+	MOVQ rows+8(FP), R8
+	MOVQ n+16(FP), R9
+	MOVQ b+24(FP), SI
+	VXORPS Y15, Y15, Y15
+	TESTQ R8, R8
+	JLE addBiasReLUAVX2done
+addBiasReLUAVX2row:
+	MOVQ R9, CX
+	MOVQ SI, BX
+addBiasReLUAVX2v:
+	CMPQ CX, $8
+	JLT addBiasReLUAVX2s
+	VMOVUPS (DI), Y0
+	VADDPS (BX), Y0, Y0
+	VMAXPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, BX
+	SUBQ $8, CX
+	JMP addBiasReLUAVX2v
+addBiasReLUAVX2s:
+	TESTQ CX, CX
+	JE addBiasReLUAVX2next
+	VMOVSS (DI), X0
+	VADDSS (BX), X0, X0
+	VMAXSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, BX
+	DECQ CX
+	JMP addBiasReLUAVX2s
+addBiasReLUAVX2next:
+	DECQ R8
+	JNZ addBiasReLUAVX2row
+addBiasReLUAVX2done:
+	VZEROUPPER
+	RET
+
+// func colSumAVX2(dst, x *float32, rows, n int)
+// Requires: AVX
+TEXT ·colSumAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ n+24(FP), R9
+	MOVQ R9, R10
+	SHLQ $2, R10 // row stride in bytes
+	MOVQ R9, CX // columns left
+colSumAVX2b32:
+	CMPQ CX, $32
+	JLT colSumAVX2b8
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	MOVQ SI, BX
+	MOVQ R8, DX
+	TESTQ DX, DX
+	JLE colSumAVX2s32
+colSumAVX2r32:
+	VADDPS (BX), Y0, Y0
+	VADDPS 32(BX), Y1, Y1
+	VADDPS 64(BX), Y2, Y2
+	VADDPS 96(BX), Y3, Y3
+	ADDQ R10, BX
+	DECQ DX
+	JNZ colSumAVX2r32
+colSumAVX2s32:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JMP colSumAVX2b32
+colSumAVX2b8:
+	CMPQ CX, $8
+	JLT colSumAVX2b1
+	VMOVUPS (DI), Y0
+	MOVQ SI, BX
+	MOVQ R8, DX
+	TESTQ DX, DX
+	JLE colSumAVX2s8
+colSumAVX2r8:
+	VADDPS (BX), Y0, Y0
+	ADDQ R10, BX
+	DECQ DX
+	JNZ colSumAVX2r8
+colSumAVX2s8:
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP colSumAVX2b8
+colSumAVX2b1:
+	TESTQ CX, CX
+	JE colSumAVX2done
+	VMOVSS (DI), X0
+	MOVQ SI, BX
+	MOVQ R8, DX
+	TESTQ DX, DX
+	JLE colSumAVX2s1
+colSumAVX2r1:
+	VADDSS (BX), X0, X0
+	ADDQ R10, BX
+	DECQ DX
+	JNZ colSumAVX2r1
+colSumAVX2s1:
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, SI
+	DECQ CX
+	JMP colSumAVX2b1
+colSumAVX2done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,211 @@
+//go:build amd64 && !purego && !noasm
+
+package kernels
+
+// Cache blocking of the driver: a kc×n block of op(B) is packed into panels of
+// NR columns (a 256×32 panel is 32 KiB, so it stays in L1 while the kernel
+// sweeps up to mc rows of op(A) past it).
+const (
+	kcBlock = 256
+	mcBlock = 240 // a multiple of both tiles' MR (6 and 8)
+)
+
+// sgemm is Sgemm on the kernels of g: it scales C by beta, then picks the
+// row-at-a-time path for one to three rows, the dot-product path for narrow
+// C, and the blocked, packed path otherwise.
+func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	scaleC(beta, m, n, c, ldc)
+	if k == 0 || alpha == 0 {
+		return
+	}
+	ws := wsPool.Get().(*workspace)
+	switch {
+	case m < 4 && !transB:
+		g.rowsGemv(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	case m < 4 || n < g.nr/2:
+		g.rowsDot(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	default:
+		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	}
+	wsPool.Put(ws)
+}
+
+// scaleC sets C = beta*C, clearing it (NaNs included) when beta is 0.
+func scaleC(beta float32, m, n int, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+		} else {
+			Scale(beta, row)
+		}
+	}
+}
+
+// opA returns op(A)[i][p].
+func opA(a []float32, lda int, transA bool, i, p int) float32 {
+	if transA {
+		return a[p*lda+i]
+	}
+	return a[i*lda+p]
+}
+
+// rowsGemv adds alpha*op(A)[i]*B to each row i of C, keeping blocks of the row
+// in registers while it walks down B (B not transposed).
+func (g *gemmImpl) rowsGemv(transA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		var ap *float32
+		as := 1
+		if transA {
+			ap, as = &a[i], lda
+		} else {
+			ap = &a[i*lda]
+		}
+		crow := c[i*ldc : i*ldc+n]
+		j := 0
+		for ; j+g.wide <= n; j += g.wide {
+			g.gemvW(k, ap, as, &b[j], ldb, &crow[j], alpha)
+		}
+		for ; j+g.vec <= n; j += g.vec {
+			g.gemvV(k, ap, as, &b[j], ldb, &crow[j], alpha)
+		}
+		for ; j < n; j++ {
+			var s float32
+			for p := 0; p < k; p++ {
+				s += opA(a, lda, transA, i, p) * b[p*ldb+j]
+			}
+			crow[j] += alpha * s
+		}
+	}
+}
+
+// rowsDot sets each C[i][j] += alpha * (row i of op(A)) · (column j of op(B)),
+// gathering or packing whichever of the two is not contiguous.
+func (g *gemmImpl) rowsDot(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	bt, ldbt := b, ldb // rows of op(B)ᵀ
+	if !transB {
+		ws.b = grow(ws.b, n*k)
+		for p := 0; p < k; p++ {
+			for j, v := range b[p*ldb : p*ldb+n] {
+				ws.b[j*k+p] = v
+			}
+		}
+		bt, ldbt = ws.b, k
+	}
+	if transA {
+		ws.row = grow(ws.row, k)
+	}
+	for i := 0; i < m; i++ {
+		var arow []float32
+		if transA {
+			arow = ws.row
+			for p := range arow {
+				arow[p] = a[p*lda+i]
+			}
+		} else {
+			arow = a[i*lda : i*lda+k]
+		}
+		crow := c[i*ldc : i*ldc+n]
+		for j := range crow {
+			crow[j] += alpha * g.dot(k, &arow[0], &bt[j*ldbt])
+		}
+	}
+}
+
+// blocked is the packed path: for each kc-block of the inner dimension it packs
+// op(B) into zero-padded panels of NR columns, then runs the micro-kernel on
+// every MR×NR tile of C, reading op(A) in place (full tiles) or from a
+// zero-padded copy (the last rows when MR does not divide m). Tiles that
+// overhang C are computed into a scratch tile and added.
+func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	mr, nr := g.mr, g.nr
+	np := (n + nr - 1) / nr
+	mFull := m - m%mr
+	ws.tile = grow(ws.tile, mr*nr)
+	for p0 := 0; p0 < k; p0 += kcBlock {
+		kb := min(kcBlock, k-p0)
+		ws.b = grow(ws.b, np*kb*nr)
+		packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+		if mFull < m {
+			ws.a = grow(ws.a, kb*mr)
+			packEdgeA(ws.a, transA, a, lda, p0, kb, mFull, m, mr)
+		}
+		for i0 := 0; i0 < m; i0 += mcBlock {
+			iEnd := min(i0+mcBlock, m)
+			for jp := 0; jp < np; jp++ {
+				j0 := jp * nr
+				pan := &ws.b[jp*kb*nr]
+				wide := j0+nr <= n
+				for i := i0; i < iEnd; i += mr {
+					var ap *float32
+					rs, cs := lda, 1
+					if i < mFull {
+						if transA {
+							ap, rs, cs = &a[p0*lda+i], 1, lda
+						} else {
+							ap = &a[i*lda+p0]
+						}
+					} else {
+						ap, rs, cs = &ws.a[0], 1, mr
+					}
+					if wide && i < mFull {
+						g.kern(kb, ap, rs, cs, pan, nr, &c[i*ldc+j0], ldc, alpha)
+						continue
+					}
+					tile := ws.tile
+					clear(tile)
+					g.kern(kb, ap, rs, cs, pan, nr, &tile[0], nr, alpha)
+					rows, cols := min(mr, m-i), min(nr, n-j0)
+					for ii := 0; ii < rows; ii++ {
+						crow := c[(i+ii)*ldc+j0 : (i+ii)*ldc+j0+cols]
+						for jj, v := range tile[ii*nr : ii*nr+cols] {
+							crow[jj] += v
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packB copies the kb×n block of op(B) starting at inner index p0 into dst as
+// ⌈n/nr⌉ panels, each kb rows of nr columns, zero-padded on the right.
+func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, n, nr int) {
+	for j0 := 0; j0 < n; j0 += nr {
+		w := min(nr, n-j0)
+		pan := dst[(j0/nr)*kb*nr : (j0/nr+1)*kb*nr]
+		if !transB {
+			for p := 0; p < kb; p++ {
+				row := pan[p*nr : p*nr+nr]
+				copy(row, b[(p0+p)*ldb+j0:(p0+p)*ldb+j0+w])
+				clear(row[w:])
+			}
+			continue
+		}
+		for jj := 0; jj < w; jj++ {
+			src := b[(j0+jj)*ldb+p0 : (j0+jj)*ldb+p0+kb]
+			for p, v := range src {
+				pan[p*nr+jj] = v
+			}
+		}
+		if w < nr {
+			for p := 0; p < kb; p++ {
+				clear(pan[p*nr+w : p*nr+nr])
+			}
+		}
+	}
+}
+
+// packEdgeA copies rows i0..m-1 (fewer than mr) of the kb columns of op(A)
+// starting at p0 into dst, laid out p by p with mr values each, zero-padded.
+func packEdgeA(dst []float32, transA bool, a []float32, lda, p0, kb, i0, m, mr int) {
+	clear(dst)
+	for ii := 0; ii < m-i0; ii++ {
+		for p := 0; p < kb; p++ {
+			dst[p*mr+ii] = opA(a, lda, transA, i0+ii, p0+p)
+		}
+	}
+}

@@ -1,0 +1,292 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/urim-rl/urim/nn/kernels"
+)
+
+// TrainConfig sets up a Trainer. The zero value trains with AdamW's defaults
+// at a constant learning rate of 1e-3, equal loss weights, no clipping, on
+// one thread.
+type TrainConfig struct {
+	// PolicyWeight and ValueWeight weigh the two losses; 0 means 1.
+	PolicyWeight float64 `yaml:"policy_weight" json:"policy_weight"`
+	ValueWeight  float64 `yaml:"value_weight" json:"value_weight"`
+	// Optimizer holds AdamW's hyper-parameters.
+	Optimizer AdamW `yaml:"optimizer" json:"optimizer"`
+	// Schedule gives the learning rate of each step.
+	Schedule Schedule `yaml:"schedule" json:"schedule"`
+	// ClipNorm scales the gradient down to this global L2 norm when it is
+	// larger; 0 means no clipping.
+	ClipNorm float64 `yaml:"clip_norm" json:"clip_norm"`
+	// Threads is the number of goroutines a step uses; 0 means 1. Results do
+	// not depend on it.
+	Threads int `yaml:"threads" json:"threads"`
+}
+
+// Batch is one batch of training examples, row-major.
+type Batch struct {
+	// Obs is N×InputDim observations.
+	Obs []float32
+	// Mask is N×Actions: 1 for a legal action, 0 for an illegal one (the
+	// env.Vec's mask).
+	Mask []float32
+	// Policy is N×Actions target distributions; mass on illegal actions is
+	// ignored.
+	Policy []float32
+	// Value is N value targets in [-1, 1].
+	Value []float32
+	// N is the number of rows.
+	N int
+}
+
+// StepStats reports one training step.
+type StepStats struct {
+	LossStats
+	// GradNorm is the global L2 norm of the gradient before clipping.
+	GradNorm float64
+	// LR is the learning rate the step used.
+	LR float64
+	// Step is the number of steps taken, this one included.
+	Step int64
+}
+
+// optChunk is the number of weights of one unit of the optimizer's passes.
+const optChunk = 16384
+
+// Trainer trains a Net with AdamW. It owns the network's weights while it
+// steps; Predictors of the same Net must not run concurrently with Step. A
+// Trainer allocates nothing per step once built.
+type Trainer struct {
+	net  *Net
+	cfg  TrainConfig
+	wp   float64
+	wv   float64
+	ws   *workspace
+	grad []float32 // gradients, laid out like the weights
+	gv   []Param   // views of grad per parameter
+	m, v []float32 // AdamW moments, laid out like the weights
+	t    int64     // AdamW updates applied
+	step int64
+
+	pool  *pool
+	fwd   forwardJob
+	bwd   backwardJob
+	opt   optJob
+	parts []float64
+}
+
+// NewTrainer returns a trainer of net for batches of up to maxBatch rows.
+func NewTrainer(net *Net, cfg TrainConfig, maxBatch int) (*Trainer, error) {
+	cfg.Optimizer = cfg.Optimizer.withDefaults()
+	if err := cfg.Optimizer.validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Schedule.Validate(); err != nil {
+		return nil, err
+	}
+	for _, w := range []float64{cfg.PolicyWeight, cfg.ValueWeight, cfg.ClipNorm} {
+		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+			return nil, fmt.Errorf("nn: loss weights and clip norm must be finite and not negative (%v, %v, %v)", cfg.PolicyWeight, cfg.ValueWeight, cfg.ClipNorm)
+		}
+	}
+	if cfg.Threads < 0 || maxBatch < 1 {
+		return nil, fmt.Errorf("nn: NewTrainer: threads %d and max batch %d", cfg.Threads, maxBatch)
+	}
+	t := &Trainer{net: net, cfg: cfg, wp: cfg.PolicyWeight, wv: cfg.ValueWeight}
+	if t.wp == 0 {
+		t.wp = 1
+	}
+	if t.wv == 0 {
+		t.wv = 1
+	}
+	t.ws = newWorkspace(&net.g, maxBatch, true)
+	k := len(net.flat)
+	t.grad = make([]float32, k)
+	t.m = make([]float32, k)
+	t.v = make([]float32, k)
+	t.gv = make([]Param, len(net.params))
+	for i, p := range net.params {
+		off := net.offset[i]
+		t.gv[i] = Param{Name: p.Name, Shape: p.Shape, W: t.grad[off : off+len(p.W) : off+len(p.W)]}
+	}
+	t.parts = make([]float64, (k+optChunk-1)/optChunk)
+	t.pool = newPool(max(cfg.Threads, 1))
+	if t.pool.threads > 1 {
+		runtime.AddCleanup(t, func(p *pool) { p.close() }, t.pool)
+	}
+	t.fwd = forwardJob{n: net, ws: t.ws}
+	t.bwd = backwardJob{n: net, ws: t.ws, grads: t.gv}
+	t.opt = optJob{t: t}
+	return t, nil
+}
+
+// NewTrainerFrom returns a trainer that resumes from c: its network, step
+// count and, when saved, the optimizer's moments and update count (cfg's
+// AdamW hyper-parameters apply from now on).
+func NewTrainerFrom(c *Checkpoint, cfg TrainConfig, maxBatch int) (*Trainer, error) {
+	t, err := NewTrainer(c.Net, cfg, maxBatch)
+	if err != nil {
+		return nil, err
+	}
+	t.step = c.Step
+	if o := c.Optimizer; o != nil {
+		if len(o.M) != len(t.m) || len(o.V) != len(t.v) {
+			return nil, fmt.Errorf("nn: NewTrainerFrom: optimizer state has %d moments for %d weights", len(o.M), len(t.m))
+		}
+		t.t = o.T
+		pos := 0
+		for i, p := range t.net.params {
+			off := t.net.offset[i]
+			copy(t.m[off:off+len(p.W)], o.M[pos:])
+			copy(t.v[off:off+len(p.W)], o.V[pos:])
+			pos += len(p.W)
+		}
+	}
+	return t, nil
+}
+
+// Net returns the network being trained.
+func (t *Trainer) Net() *Net { return t.net }
+
+// Steps returns the number of steps taken.
+func (t *Trainer) Steps() int64 { return t.step }
+
+// Grads returns the gradients of the last Gradients or Step call (scaled
+// down by Step when it clipped), one per parameter, aliasing the trainer's
+// buffers.
+func (t *Trainer) Grads() []Param { return t.gv }
+
+// Checkpoint returns the trainer's state: the network (shared, not copied),
+// the step count and a copy of the optimizer's state.
+func (t *Trainer) Checkpoint() *Checkpoint {
+	o := &OptimizerState{Config: t.cfg.Optimizer, T: t.t, M: make([]float32, len(t.m)), V: make([]float32, len(t.v))}
+	pos := 0
+	for i, p := range t.net.params {
+		off := t.net.offset[i]
+		copy(o.M[pos:], t.m[off:off+len(p.W)])
+		copy(o.V[pos:], t.v[off:off+len(p.W)])
+		pos += len(p.W)
+	}
+	return &Checkpoint{Net: t.net, Step: t.step, Optimizer: o}
+}
+
+// Close stops the trainer's goroutines; it must not be used afterwards.
+func (t *Trainer) Close() { t.pool.close() }
+
+func (t *Trainer) check(b *Batch) {
+	n := t.net
+	if b.N < 1 || b.N > t.ws.maxRows {
+		panic(fmt.Sprintf("nn: batch of %d rows is outside 1..%d", b.N, t.ws.maxRows))
+	}
+	if len(b.Obs) < b.N*n.inDim || len(b.Mask) < b.N*n.actions || len(b.Policy) < b.N*n.actions || len(b.Value) < b.N {
+		panic(fmt.Sprintf("nn: batch of %d rows has %d observation, %d mask, %d policy and %d value entries (want %d, %d, %d, %d)",
+			b.N, len(b.Obs), len(b.Mask), len(b.Policy), len(b.Value), b.N*n.inDim, b.N*n.actions, b.N*n.actions, b.N))
+	}
+}
+
+// forwardLoss runs the network and the loss on b, leaving the heads'
+// gradients in the workspace.
+func (t *Trainer) forwardLoss(b *Batch) LossStats {
+	t.check(b)
+	n, ws := t.net, t.ws
+	ws.rows = b.N
+	ws.x[0] = b.Obs[:b.N*n.inDim]
+	t.pool.do(&t.fwd, units(b.N))
+	g := &n.g
+	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Value, b.N, n.actions, t.wp, t.wv,
+		ws.dx[g.policy], ws.dx[g.value])
+}
+
+// Evaluate returns the loss of the network on b without training.
+func (t *Trainer) Evaluate(b Batch) LossStats {
+	st := t.forwardLoss(&b)
+	t.ws.x[0] = nil
+	return st
+}
+
+// Gradients computes the loss of b and the gradients of every parameter
+// (see Grads) without updating the weights.
+func (t *Trainer) Gradients(b Batch) LossStats {
+	st := t.forwardLoss(&b)
+	t.net.backward(&t.bwd, t.pool)
+	t.ws.x[0] = nil
+	return st
+}
+
+// Step takes one training step on b: forward, loss, backward, gradient
+// clipping and an AdamW update at the schedule's learning rate. A batch of
+// the wrong size panics.
+func (t *Trainer) Step(b Batch) StepStats {
+	st := StepStats{LossStats: t.Gradients(b)}
+	// Global gradient norm: partial sums over fixed chunks, added in order.
+	t.opt.pass = 1
+	t.pool.do(&t.opt, len(t.parts))
+	var sq float64
+	for _, s := range t.parts {
+		sq += s
+	}
+	st.GradNorm = math.Sqrt(sq)
+	scale := 1.0
+	if t.cfg.ClipNorm > 0 && st.GradNorm > t.cfg.ClipNorm {
+		scale = t.cfg.ClipNorm / st.GradNorm
+	}
+	st.LR = t.cfg.Schedule.At(t.step)
+	t.t++
+	a := t.cfg.Optimizer
+	t.opt.pass = 2
+	t.opt.scale = float32(scale)
+	t.opt.lr = float32(st.LR)
+	t.opt.b1, t.opt.b2 = float32(a.Beta1), float32(a.Beta2)
+	t.opt.bc1 = float32(1 - math.Pow(a.Beta1, float64(t.t)))
+	t.opt.bc2 = float32(1 - math.Pow(a.Beta2, float64(t.t)))
+	t.opt.eps = float32(a.Eps)
+	t.opt.wd = float32(a.WeightDecay)
+	t.pool.do(&t.opt, len(t.parts))
+	t.step++
+	st.Step = t.step
+	return st
+}
+
+// optJob runs the optimizer over chunks of the weights: pass 1 sums the
+// squared gradients of each chunk, pass 2 applies the AdamW update.
+type optJob struct {
+	t                                    *Trainer
+	pass                                 int
+	scale, lr, b1, b2, bc1, bc2, eps, wd float32
+}
+
+func (j *optJob) run(u int) {
+	t := j.t
+	lo := u * optChunk
+	hi := min(lo+optChunk, len(t.grad))
+	if j.pass == 1 {
+		var s float64
+		for _, g := range t.grad[lo:hi] {
+			s += float64(g) * float64(g)
+		}
+		t.parts[u] = s
+		return
+	}
+	nd := t.net.nDecay
+	if lo < nd {
+		j.update(lo, min(hi, nd), j.wd)
+	}
+	if hi > nd {
+		j.update(max(lo, nd), hi, 0)
+	}
+}
+
+// update applies AdamW to weights [lo, hi) with weight decay wd, after
+// scaling their gradient by the clipping factor.
+func (j *optJob) update(lo, hi int, wd float32) {
+	t := j.t
+	g := t.grad[lo:hi]
+	if j.scale != 1 {
+		kernels.Scale(j.scale, g)
+	}
+	kernels.AdamW(t.net.flat[lo:hi], g, t.m[lo:hi], t.v[lo:hi], j.lr, j.b1, j.b2, j.eps, wd, j.bc1, j.bc2)
+}

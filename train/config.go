@@ -1,0 +1,276 @@
+package train
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is one training run, as read from a YAML file (see docs/config.md
+// and configs/urim.yaml, whose comments explain every key). Every field has a
+// default ([Default]); a file names only what it changes. The effective
+// config, defaults filled in and overrides applied, is what a run stores in
+// its directory as config.yaml.
+//
+// The schema is shared by every algorithm: algorithm-specific sections
+// (search, selfplay, replay for alphazero) are ignored by the others, and
+// issue 12's PPO adds its own section beside them.
+type Config struct {
+	// Algorithm selects the training method: alphazero (the only one so far;
+	// ppo is reserved).
+	Algorithm string `yaml:"algorithm"`
+	// Rules names a rules preset: urim, urim7, urim4 or oware.
+	Rules string `yaml:"rules"`
+	// RulesFile, when set, reads custom rules from a YAML file (see
+	// docs/rules.md) instead of the preset; a relative path is relative to
+	// the current directory.
+	RulesFile string `yaml:"rules_file"`
+	// MaxPlies caps every game (self-play and evaluation); 0 keeps the
+	// rules' own cap.
+	MaxPlies int `yaml:"max_plies"`
+	// Reward turns a finished game into the value target: match_points
+	// (default), win_loss or seed_margin.
+	Reward string `yaml:"reward"`
+	// Encoding is the network's observation encoding: compact or
+	// thermometer.
+	Encoding string `yaml:"encoding"`
+
+	Network    Network    `yaml:"network"`
+	Search     Search     `yaml:"search"`
+	SelfPlay   SelfPlay   `yaml:"selfplay"`
+	Replay     Replay     `yaml:"replay"`
+	Optimizer  Optimizer  `yaml:"optimizer"`
+	Evaluation Evaluation `yaml:"evaluation"`
+	Stop       Stop       `yaml:"stop"`
+	Dataset    Dataset    `yaml:"dataset"`
+
+	// Output is the run directory; a relative path is relative to the
+	// current directory.
+	Output string `yaml:"output"`
+	// Seed seeds the network's initial weights, self-play, sampling and
+	// evaluation. With one worker a run is reproducible from its seed.
+	Seed uint64 `yaml:"seed"`
+	// Workers is the number of goroutines for self-play and evaluation;
+	// 0 means one per core.
+	Workers int `yaml:"workers"`
+}
+
+// Network is the architecture of a new network (a resumed run keeps its
+// checkpoint's).
+type Network struct {
+	// Kind is mlp or resmlp (residual blocks of two layers).
+	Kind string `yaml:"kind"`
+	// Width is the hidden layer size.
+	Width int `yaml:"width"`
+	// Depth is the number of hidden layers (mlp) or residual blocks
+	// (resmlp).
+	Depth int `yaml:"depth"`
+	// LayerNorm puts a layer normalization before each activation.
+	LayerNorm bool `yaml:"layer_norm"`
+}
+
+// Search is the PUCT search of self-play.
+type Search struct {
+	// Sims is the number of simulations per searched move.
+	Sims int `yaml:"sims"`
+	// CPuct is the exploration constant of the PUCT rule.
+	CPuct float64 `yaml:"c_puct"`
+	// DirichletAlpha is the concentration of the noise mixed into the root
+	// priors; DirichletFraction its weight (0 turns the noise off).
+	DirichletAlpha    float64 `yaml:"dirichlet_alpha"`
+	DirichletFraction float64 `yaml:"dirichlet_fraction"`
+	// Temperature applies to the visit counts when choosing the move played
+	// in the first TemperaturePlies plies of a game; FinalTemperature after
+	// (0 plays the most visited move).
+	Temperature      float64 `yaml:"temperature"`
+	TemperaturePlies int     `yaml:"temperature_plies"`
+	FinalTemperature float64 `yaml:"final_temperature"`
+	// LeafBatch is the number of leaves each game's search collects (with
+	// virtual loss) before one network call.
+	LeafBatch int `yaml:"leaf_batch"`
+	// PlayoutCap is KataGo's playout-cap randomization.
+	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+}
+
+// PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
+// full search and are trained on; the others get a small, noise-free search
+// and are only played.
+type PlayoutCap struct {
+	// Enabled turns it on (off by default: every move is searched fully).
+	Enabled bool `yaml:"enabled"`
+	// FullShare is the probability that a move gets the full search.
+	FullShare float64 `yaml:"full_share"`
+	// FastSims is the simulations of the small search.
+	FastSims int `yaml:"fast_sims"`
+}
+
+// SelfPlay sets how games are generated.
+type SelfPlay struct {
+	// GamesPerIteration is the number of self-play games of an iteration.
+	GamesPerIteration int `yaml:"games_per_iteration"`
+	// ParallelGames is the number of games searched in lock-step, their
+	// leaves evaluated in one network batch.
+	ParallelGames int `yaml:"parallel_games"`
+	// OpeningPlies is the number of uniformly random plies each game starts
+	// with (not trained on).
+	OpeningPlies int `yaml:"opening_plies"`
+	// SampleGames is the number of games per iteration written to
+	// selfplay/games.jsonl for inspection.
+	SampleGames int    `yaml:"sample_games"`
+	Resign      Resign `yaml:"resign"`
+}
+
+// Resign lets a game stop early when the searcher is sure to lose.
+type Resign struct {
+	// Threshold resigns when the root value of the player to move stays
+	// below it; 0 turns resignation off. Must lie in (-1, 0).
+	Threshold float64 `yaml:"threshold"`
+	// Consecutive is the number of the mover's consecutive searched moves
+	// that must be below Threshold.
+	Consecutive int `yaml:"consecutive"`
+	// NeverShare is the share of games that never resign, played out to
+	// measure how many resignations would have been wrong.
+	NeverShare float64 `yaml:"never_share"`
+}
+
+// Replay is the replay buffer.
+type Replay struct {
+	// Window is the number of most recent positions kept for training.
+	Window int `yaml:"window"`
+	// MinPositions is the number of positions needed before training
+	// starts (self-play continues until then).
+	MinPositions int `yaml:"min_positions"`
+}
+
+// Optimizer sets the training steps.
+type Optimizer struct {
+	// LR is the peak learning rate of AdamW.
+	LR float64 `yaml:"lr"`
+	// Schedule is constant, cosine (to LRMin over the run's planned steps)
+	// or step (×0.1 at 50% and 75% of them).
+	Schedule string `yaml:"schedule"`
+	// LRMin is the final learning rate of the cosine schedule.
+	LRMin float64 `yaml:"lr_min"`
+	// WarmupSteps ramps the learning rate linearly from 0.
+	WarmupSteps int `yaml:"warmup_steps"`
+	// BatchSize is the positions per training step.
+	BatchSize int `yaml:"batch_size"`
+	// WeightDecay is AdamW's decoupled weight decay.
+	WeightDecay float64 `yaml:"weight_decay"`
+	// GradClip clips the global gradient norm; 0 means no clipping.
+	GradClip float64 `yaml:"grad_clip"`
+	// ValueWeight weighs the value loss against the policy loss.
+	ValueWeight float64 `yaml:"value_weight"`
+	// SamplesPerPosition is how many times, on average, each new position
+	// is sampled for training: an iteration takes positions ×
+	// samples_per_position / batch_size steps.
+	SamplesPerPosition float64 `yaml:"samples_per_position"`
+}
+
+// Evaluation rates the network during the run.
+type Evaluation struct {
+	// Every is the number of iterations between evaluations (and after the
+	// last); 0 turns evaluation off.
+	Every int `yaml:"every"`
+	// Opponents are agent specs (urim eval --help lists them). random is
+	// the anchor at 0 Elo, as in configs/bench-classical.yaml.
+	Opponents []string `yaml:"opponents"`
+	// Games is the number of games against each opponent (even: paired).
+	Games int `yaml:"games"`
+	// Sims is the candidate's simulations per move; 0 means search.sims.
+	Sims int `yaml:"sims"`
+	// OpeningPlies is the random plies of the paired openings.
+	OpeningPlies int `yaml:"opening_plies"`
+	// Gating holds a candidate back from best until it beats best.
+	Gating Gating `yaml:"gating"`
+}
+
+// Gating is an SPRT between the candidate and the current best network; it
+// becomes best only if the test accepts H1.
+type Gating struct {
+	Enabled bool `yaml:"enabled"`
+	// Elo0 and Elo1 are the SPRT hypotheses, in Elo.
+	Elo0 float64 `yaml:"elo0"`
+	Elo1 float64 `yaml:"elo1"`
+	// Alpha and Beta are the error rates.
+	Alpha float64 `yaml:"alpha"`
+	Beta  float64 `yaml:"beta"`
+	// MaxGames ends an undecided test (the candidate is not promoted).
+	MaxGames int `yaml:"max_games"`
+}
+
+// Stop ends the run: after Iterations or when Time has passed, whichever
+// comes first (0: no limit; at least one must be set).
+type Stop struct {
+	Iterations int      `yaml:"iterations"`
+	Time       Duration `yaml:"time"`
+}
+
+// Dataset is reserved for the self-play dataset writer (issue 13); Dir must
+// be empty until it lands.
+type Dataset struct {
+	// Dir is where self-play shards would be written; empty writes none.
+	Dir string `yaml:"dir"`
+}
+
+// Duration is a time.Duration written as "90s", "10m" or "1h30m" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML reads a duration string, or 0.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("want a duration such as 10m or 1h30m")
+	}
+	v := strings.TrimSpace(n.Value)
+	if v == "0" || v == "" {
+		*d = 0
+		return nil
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 90s, 10m or 1h30m", v)
+	}
+	*d = Duration(t)
+	return nil
+}
+
+// MarshalYAML writes the duration as a string ("10m0s"), or 0.
+func (d Duration) MarshalYAML() (any, error) {
+	if d == 0 {
+		return 0, nil
+	}
+	return time.Duration(d).String(), nil
+}
+
+// Seconds returns d in seconds (and marks Duration as a duration for the
+// strict decoder, which then accepts "10m").
+func (d Duration) Seconds() float64 { return time.Duration(d).Seconds() }
+
+// Std returns d as a time.Duration.
+func (d Duration) Std() time.Duration { return time.Duration(d) }
+
+// Default returns the config every file starts from.
+func Default() Config {
+	return Config{
+		Algorithm: "alphazero",
+		Rules:     "urim",
+		Reward:    "match_points",
+		Encoding:  "compact",
+		Network:   Network{Kind: "resmlp", Width: 128, Depth: 3, LayerNorm: true},
+		Search: Search{Sims: 100, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
+			Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
+			PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}},
+		SelfPlay: SelfPlay{GamesPerIteration: 128, ParallelGames: 64, OpeningPlies: 2, SampleGames: 4,
+			Resign: Resign{Threshold: 0, Consecutive: 3, NeverShare: 0.1}},
+		Replay: Replay{Window: 100000, MinPositions: 1000},
+		Optimizer: Optimizer{LR: 1e-3, Schedule: "cosine", LRMin: 1e-5, WarmupSteps: 100, BatchSize: 256,
+			WeightDecay: 1e-4, GradClip: 1, ValueWeight: 1, SamplesPerPosition: 4},
+		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy"}, Games: 40, OpeningPlies: 4,
+			Gating: Gating{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, MaxGames: 400}},
+		Stop:   Stop{Iterations: 20},
+		Output: "runs/train",
+		Seed:   1,
+	}
+}

@@ -1,0 +1,223 @@
+package train
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/urim-rl/urim/internal/config"
+)
+
+// ConfigError reports a bad training config: the file and line (or the
+// --set override) and the key path ("search.sims", "evaluation.opponents[1]")
+// of the problem.
+type ConfigError struct {
+	File string
+	Line int
+	// Set is the override (key=value) the bad value came from, if any.
+	Set string
+	Key string
+	Err error
+}
+
+// Error returns "train: config FILE:LINE: KEY: problem", or
+// "train: --set KEY=VALUE: problem" for an override.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("train: ")
+	switch {
+	case e.Set != "":
+		fmt.Fprintf(&b, "--set %s: ", e.Set)
+	case e.File != "":
+		b.WriteString("config ")
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	default:
+		b.WriteString("config: ")
+	}
+	if e.Key != "" && e.Set == "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	fmt.Fprint(&b, e.Err)
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// LoadConfig reads a training config file, applies the overrides (each
+// "key.path=value", the value in YAML syntax) and validates the result; see
+// [ParseConfig].
+func LoadConfig(path string, sets []string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("train: config: %w", err)
+	}
+	return ParseConfig(data, path, sets)
+}
+
+// ParseConfig decodes a training config strictly, through the project's one
+// YAML decoder (internal/config): every key not in the schema, a value of the
+// wrong type (a fraction for an integer included), a non-finite number, a
+// second YAML document and a key given twice are errors naming the file,
+// line and key path. Then the overrides are applied with the same checks and
+// [Config.Validate] checks every value. Keys the file omits keep their
+// [Default]; an empty file is the default config.
+func ParseConfig(data []byte, file string, sets []string) (Config, error) {
+	cfg := Default()
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if len(bytes.TrimSpace(data)) > 0 {
+		// plainConfig has no Validate method: validation waits for the
+		// overrides.
+		if err := config.DecodeBytes(data, file, (*plainConfig)(&cfg)); err != nil {
+			return cfg, fromConfigError(err, "")
+		}
+		var err error
+		if root, err = parseDocument(data, file); err != nil {
+			return cfg, err
+		}
+	}
+	overrides := map[string]string{} // key path → the --set text
+	for _, set := range sets {
+		path, _, ok := strings.Cut(set, "=")
+		if !ok || strings.TrimSpace(path) == "" {
+			return cfg, &ConfigError{Set: set, Err: errors.New("want key=value, such as search.sims=200")}
+		}
+		if err := config.Set(&cfg, set); err != nil {
+			return cfg, fromConfigError(err, set)
+		}
+		overrides[strings.TrimSpace(path)] = set
+	}
+	if err := cfg.Validate(); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			if set, ok := overrideFor(overrides, ce.Key); ok {
+				ce.Set = set
+			} else {
+				ce.File = file
+				ce.Line = keyLine(root, ce.Key)
+			}
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// plainConfig is Config without its methods, for decoding.
+type plainConfig Config
+
+// fromConfigError turns an internal/config error into a *ConfigError.
+func fromConfigError(err error, set string) error {
+	var e *config.Error
+	if !errors.As(err, &e) {
+		return &ConfigError{Set: set, Err: err}
+	}
+	if set != "" {
+		msg := e.Err
+		if e.Key != "" && !strings.HasPrefix(set, e.Key+"=") {
+			msg = fmt.Errorf("%s: %w", e.Key, e.Err)
+		}
+		return &ConfigError{Set: set, Key: e.Key, Err: msg}
+	}
+	return &ConfigError{File: e.File, Line: e.Line, Key: e.Key, Err: e.Err}
+}
+
+// parseDocument returns the top mapping of a document internal/config
+// has already accepted, for finding the lines of keys.
+func parseDocument(data []byte, file string) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &ConfigError{File: file, Err: err}
+	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		return doc.Content[0], nil
+	}
+	return &doc, nil
+}
+
+// overrideFor returns the --set text that set key or one of its parents.
+func overrideFor(overrides map[string]string, key string) (string, bool) {
+	for k := key; k != ""; {
+		if s, ok := overrides[k]; ok {
+			return s, true
+		}
+		i := strings.LastIndexAny(k, ".[")
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return "", false
+}
+
+// sortedKeys returns the YAML keys of struct type t in alphabetical order.
+func sortedKeys(t reflect.Type) []string {
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.IsExported() && tag != "" && tag != "-" {
+			names = append(names, tag)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// keyLine finds the line of a key path such as "search.sims" or
+// "evaluation.opponents[1]" in the document, or 0 when the file lacks it.
+func keyLine(root *yaml.Node, key string) int {
+	n := root
+	line := 0
+	for _, part := range strings.Split(key, ".") {
+		name, index, hasIndex := strings.Cut(part, "[")
+		if n == nil || n.Kind != yaml.MappingNode {
+			return line
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == name {
+				next = n.Content[i+1]
+				line = n.Content[i].Line
+			}
+		}
+		if next == nil {
+			return line
+		}
+		if hasIndex {
+			k, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+			if err == nil && next.Kind == yaml.SequenceNode && k < len(next.Content) {
+				next = next.Content[k]
+				line = next.Line
+			}
+		}
+		n = next
+	}
+	return line
+}
+
+// Marshal writes c as YAML with every key, in schema order: the effective
+// config `urim config print` shows and a run stores.
+func (c Config) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, fmt.Errorf("train: config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("train: config: %w", err)
+	}
+	return b.Bytes(), nil
+}
