@@ -179,10 +179,12 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 	var ms runtime.MemStats
 	for range o.Rounds {
 		for _, c := range cases {
+			// Only the calls run between the two memory readings, so the
+			// allocation count is theirs (and whatever other goroutines do).
+			cpu0 := cpuTime()
 			runtime.ReadMemStats(&ms)
 			before := ms.Mallocs
 			calls := 0
-			cpu0 := cpuTime()
 			start := time.Now()
 			var el time.Duration
 			for el < o.Round || calls < 2 {
@@ -190,11 +192,12 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 				calls++
 				el = time.Since(start)
 			}
-			c.cpu = append(c.cpu, float64((cpuTime()-cpu0).Microseconds())/float64(calls))
 			runtime.ReadMemStats(&ms)
+			cpu := cpuTime() - cpu0
 			c.alloc += ms.Mallocs - before
 			c.calls += int64(calls)
 			c.rates = append(c.rates, float64(calls)/el.Seconds())
+			c.cpu = append(c.cpu, float64(cpu.Microseconds())/float64(calls))
 			if o.Progress != nil {
 				o.Progress()
 			}

@@ -27,6 +27,9 @@ type Checkpoint struct {
 	// Optimizer is the optimizer's state, or nil when there is none (an
 	// untrained network, or an export of weights only).
 	Optimizer *OptimizerState
+	// Meta holds whatever else a training loop needs to resume (its
+	// resolved config, random state, counters), as strings; nil is empty.
+	Meta map[string]string
 }
 
 // OptimizerState is the state of an AdamW optimizer.
@@ -70,16 +73,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the JSON block after the preamble.
 type header struct {
-	Format       string        `json:"format"`
-	Arch         Arch          `json:"arch"`
-	Encoding     string        `json:"encoding"`
-	InputDim     int           `json:"input_dim"`
-	Actions      int           `json:"actions"`
-	Rules        env.Rules     `json:"rules"`
-	RulesVersion int           `json:"rules_version"`
-	Step         int64         `json:"step"`
-	Tensors      []tensorEntry `json:"tensors"`
-	Optimizer    *optHeader    `json:"optimizer"`
+	Format       string            `json:"format"`
+	Arch         Arch              `json:"arch"`
+	Encoding     string            `json:"encoding"`
+	InputDim     int               `json:"input_dim"`
+	Actions      int               `json:"actions"`
+	Rules        env.Rules         `json:"rules"`
+	RulesVersion int               `json:"rules_version"`
+	Step         int64             `json:"step"`
+	Tensors      []tensorEntry     `json:"tensors"`
+	Optimizer    *optHeader        `json:"optimizer"`
+	Meta         map[string]string `json:"meta,omitempty"`
 }
 
 type tensorEntry struct {
@@ -107,7 +111,7 @@ func (c *Checkpoint) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("nn: Encode: optimizer moments have %d and %d values for %d weights", len(o.M), len(o.V), len(n.flat))
 	}
 	h := header{Format: "urim-nn", Arch: n.arch, Encoding: n.enc.String(), InputDim: n.inDim, Actions: n.actions,
-		Rules: n.rules, RulesVersion: env.RulesVersion, Step: c.Step}
+		Rules: n.rules, RulesVersion: env.RulesVersion, Step: c.Step, Meta: c.Meta}
 	var off int64
 	for _, p := range n.params {
 		h.Tensors = append(h.Tensors, tensorEntry{Name: p.Name, Shape: p.Shape, Offset: off})
@@ -373,7 +377,7 @@ func decodeBody(h *header, payload []byte) (*Checkpoint, error) {
 		readFloats(p.W, payload[off:])
 		off += 4 * int64(len(p.W))
 	}
-	c := &Checkpoint{Net: n, Step: h.Step}
+	c := &Checkpoint{Net: n, Step: h.Step, Meta: h.Meta}
 	if h.Step < 0 {
 		return nil, bad("negative step %d", h.Step)
 	}

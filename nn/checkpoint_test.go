@@ -24,7 +24,9 @@ func trainedCheckpoint(t testing.TB) (*Trainer, *Checkpoint) {
 	b := testBatch(t, env.Urim, env.EncodingCompact, 32, 2)
 	tr.Step(b)
 	tr.Step(b)
-	return tr, tr.Checkpoint()
+	c := tr.Checkpoint()
+	c.Meta = map[string]string{"config": "lr: 0.001\n", "rng": "12345"}
+	return tr, c
 }
 
 func TestCheckpointRoundTripResumesBitForBit(t *testing.T) {
@@ -41,6 +43,9 @@ func TestCheckpointRoundTripResumesBitForBit(t *testing.T) {
 	again, _ := loaded.Encode()
 	if !bytes.Equal(first, again) {
 		t.Fatal("save, load, save is not byte-identical")
+	}
+	if loaded.Meta["config"] != "lr: 0.001\n" || loaded.Meta["rng"] != "12345" {
+		t.Fatalf("meta %v", loaded.Meta)
 	}
 	if loaded.Step != 2 || loaded.Optimizer.T != 2 || !equalFloats(loaded.Optimizer.M, c.Optimizer.M) || !equalFloats(loaded.Optimizer.V, c.Optimizer.V) {
 		t.Fatal("optimizer state or step changed")

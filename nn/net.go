@@ -187,6 +187,18 @@ func (n *Net) Clone() *Net {
 	return c
 }
 
+// CopyWeightsFrom sets n's weights to src's, which must have the same
+// architecture, rules and encoding (a training loop publishing its network to
+// self-play workers, say). It must not run while a Predictor of n does.
+func (n *Net) CopyWeightsFrom(src *Net) error {
+	if src.arch != n.arch || src.enc != n.enc || !sameRules(src.rules, n.rules) || len(src.flat) != len(n.flat) {
+		return fmt.Errorf("%w: cannot copy weights of %v (%s, %s) into %v (%s, %s)", ErrMismatch,
+			src.arch, src.rules.Name, src.enc, n.arch, n.rules.Name, n.enc)
+	}
+	copy(n.flat, src.flat)
+	return nil
+}
+
 // paramName joins a layer prefix, an index and a tensor name.
 func paramName(prefix string, i int, name string) string {
 	if i < 0 {

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"testing"
@@ -162,5 +163,20 @@ func TestInputDimIsTheEncoders(t *testing.T) {
 		if _, err := New(a, env.Urim, env.EncodingCompact, 1); err == nil {
 			t.Errorf("%+v accepted", a)
 		}
+	}
+}
+
+func TestCopyWeightsFrom(t *testing.T) {
+	a, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 1)
+	b, _ := New(DefaultArch(), env.Urim, env.EncodingCompact, 2)
+	if err := b.CopyWeightsFrom(a); err != nil || !equalFloats(a.flat, b.flat) {
+		t.Fatalf("copy: %v", err)
+	}
+	c, _ := New(DefaultArch(), env.Oware, env.EncodingCompact, 1)
+	if err := c.CopyWeightsFrom(a); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("copy across rules: %v", err)
+	}
+	if d := a.Clone(); !equalFloats(a.flat, d.flat) || &d.flat[0] == &a.flat[0] {
+		t.Fatal("Clone does not copy")
 	}
 }

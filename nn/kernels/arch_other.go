@@ -19,3 +19,7 @@ func dotSIMD(x, y []float32) float32         { panic("kernels: no SIMD in this b
 func adamWSIMD(w, g, m, v []float32, beta1, c1, beta2, c2, lr, eps, wd, rbc1, rbc2 float32) {
 	panic("kernels: no SIMD in this build")
 }
+
+// blasSIMD reports whether the element-wise kernels may use assembly beside
+// OpenBLAS: never in a pure-Go build.
+func blasSIMD() bool { return false }

@@ -60,6 +60,38 @@ func gemvN64AVX2(k int, a *float32, as int, b *float32, ldb int, c *float32, alp
 //go:noescape
 func gemvN8AVX2(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
 
+// gemvNMaskAVX512 is the gemv kernel for the last n < 16 columns, with W=n
+// (masked loads and stores: nothing past column n is touched).
+//
+//go:noescape
+func gemvNMaskAVX512(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32, n int)
+
+// gemvNMaskAVX2 is the gemv kernel for the last n < 8 columns, with W=n.
+//
+//go:noescape
+func gemvNMaskAVX2(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32, n int)
+
+// dotsAVX512 adds alpha times the dot products of x with n rows of bt to c:
+//
+//	for j := 0; j < n; j++ {
+//		var s float32
+//		for p := 0; p < k; p++ {
+//			s += x[p] * bt[j*ldbt+p]
+//		}
+//		c[j] += alpha * s
+//	}
+//
+// It takes four rows at a time (one load of x for four FMAs) and masks the
+// last k%16 values, touching nothing past them.
+//
+//go:noescape
+func dotsAVX512(k int, x *float32, bt *float32, ldbt int, n int, c *float32, alpha float32)
+
+// dotsAVX2 is dotsAVX512 for AVX2 and FMA (masking the last k%8 values).
+//
+//go:noescape
+func dotsAVX2(k int, x *float32, bt *float32, ldbt int, n int, c *float32, alpha float32)
+
 // dotAVX512 returns the dot product of x[:n] and y[:n]:
 //
 //	var s float32
@@ -84,10 +116,12 @@ type gemmImpl struct {
 	gemvW  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
 	vec    int // width of gemvV, one vector
 	gemvV  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32)
+	gemvM  func(k int, a *float32, as int, b *float32, ldb int, c *float32, alpha float32, n int) // n < vec columns
 	dot    func(n int, x, y *float32) float32
+	dots   func(k int, x *float32, bt *float32, ldbt int, n int, c *float32, alpha float32)
 }
 
 var (
-	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, wide: 128, gemvW: gemvN128AVX512, vec: 16, gemvV: gemvN16AVX512, dot: dotAVX512}
-	avx2Gemm   = &gemmImpl{mr: 6, nr: 16, kern: gemm6x16AVX2, wide: 64, gemvW: gemvN64AVX2, vec: 8, gemvV: gemvN8AVX2, dot: dotAVX2}
+	avx512Gemm = &gemmImpl{mr: 8, nr: 32, kern: gemm8x32AVX512, wide: 128, gemvW: gemvN128AVX512, vec: 16, gemvV: gemvN16AVX512, gemvM: gemvNMaskAVX512, dot: dotAVX512, dots: dotsAVX512}
+	avx2Gemm   = &gemmImpl{mr: 6, nr: 16, kern: gemm6x16AVX2, wide: 64, gemvW: gemvN64AVX2, vec: 8, gemvV: gemvN8AVX2, gemvM: gemvNMaskAVX2, dot: dotAVX2, dots: dotsAVX2}
 )

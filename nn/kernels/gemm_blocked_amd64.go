@@ -6,13 +6,19 @@ package kernels
 // NR columns (a 256×32 panel is 32 KiB, so it stays in L1 while the kernel
 // sweeps up to mc rows of op(A) past it).
 const (
-	kcBlock = 256
+	kcBlock = 192
 	mcBlock = 240 // a multiple of both tiles' MR (6 and 8)
+	// inPlaceMaxM is the most rows of C for which the kernel reads the full
+	// panels of an untransposed B in place: packing costs a pass over B that
+	// few rows do not repay (measured: 64×256·256×256 runs 25% faster in
+	// place, 512 rows 5% slower).
+	inPlaceMaxM = 256
 )
 
 // sgemm is Sgemm on the kernels of g: it scales C by beta, then picks the
-// row-at-a-time path for one to three rows, the dot-product path for narrow
-// C, and the blocked, packed path otherwise.
+// row-at-a-time path for one to three rows, the transposed product for narrow
+// C with A transposed, the dot-product path for other narrow C, and the
+// blocked, packed path otherwise.
 func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	scaleC(beta, m, n, c, ldc)
 	if k == 0 || alpha == 0 {
@@ -22,35 +28,14 @@ func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []fl
 	switch {
 	case m < 4 && !transB:
 		g.rowsGemv(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	case transA && n <= g.mr:
+		g.narrowTN(ws, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	case m < 4 || n < g.nr/2:
 		g.rowsDot(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	default:
 		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	}
 	wsPool.Put(ws)
-}
-
-// scaleC sets C = beta*C, clearing it (NaNs included) when beta is 0.
-func scaleC(beta float32, m, n int, c []float32, ldc int) {
-	if beta == 1 {
-		return
-	}
-	for i := 0; i < m; i++ {
-		row := c[i*ldc : i*ldc+n]
-		if beta == 0 {
-			clear(row)
-		} else {
-			Scale(beta, row)
-		}
-	}
-}
-
-// opA returns op(A)[i][p].
-func opA(a []float32, lda int, transA bool, i, p int) float32 {
-	if transA {
-		return a[p*lda+i]
-	}
-	return a[i*lda+p]
 }
 
 // rowsGemv adds alpha*op(A)[i]*B to each row i of C, keeping blocks of the row
@@ -72,12 +57,8 @@ func (g *gemmImpl) rowsGemv(transA bool, m, n, k int, alpha float32, a []float32
 		for ; j+g.vec <= n; j += g.vec {
 			g.gemvV(k, ap, as, &b[j], ldb, &crow[j], alpha)
 		}
-		for ; j < n; j++ {
-			var s float32
-			for p := 0; p < k; p++ {
-				s += opA(a, lda, transA, i, p) * b[p*ldb+j]
-			}
-			crow[j] += alpha * s
+		if j < n {
+			g.gemvM(k, ap, as, &b[j], ldb, &crow[j], alpha, n-j)
 		}
 	}
 }
@@ -88,35 +69,65 @@ func (g *gemmImpl) rowsDot(ws *workspace, transA, transB bool, m, n, k int, alph
 	bt, ldbt := b, ldb // rows of op(B)ᵀ
 	if !transB {
 		ws.b = grow(ws.b, n*k)
-		for p := 0; p < k; p++ {
-			for j, v := range b[p*ldb : p*ldb+n] {
-				ws.b[j*k+p] = v
-			}
-		}
+		transpose(ws.b, k, b, ldb, k, n)
 		bt, ldbt = ws.b, k
 	}
+	at, ldat := a, lda // rows of op(A)
 	if transA {
-		ws.row = grow(ws.row, k)
+		ws.a = grow(ws.a, m*k)
+		transpose(ws.a, k, a, lda, k, m)
+		at, ldat = ws.a, k
 	}
 	for i := 0; i < m; i++ {
-		var arow []float32
-		if transA {
-			arow = ws.row
-			for p := range arow {
-				arow[p] = a[p*lda+i]
-			}
-		} else {
-			arow = a[i*lda : i*lda+k]
+		arow := at[i*ldat : i*ldat+k]
+		g.dots(k, &arow[0], &bt[0], ldbt, n, &c[i*ldc], alpha)
+	}
+}
+
+// narrowTN is the path for C of at most MR columns with A transposed (the
+// weight gradient of a narrow layer, Xᵀ·dY): it computes Cᵀ = op(B)ᵀ·op(A)ᵀ
+// with the micro-kernel, whose A operand is op(B)ᵀ packed (at most MR rows)
+// and whose B operand is A read in place (its rows run along C's rows), so A
+// is read once. Each tile of Cᵀ is added transposed to C.
+func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	mr, nr := g.mr, g.nr
+	ws.a = grow(ws.a, k*mr)
+	clear(ws.a)
+	if transB {
+		transpose(ws.a, mr, b, ldb, n, k)
+	} else {
+		for p := 0; p < k; p++ {
+			copy(ws.a[p*mr:p*mr+n], b[p*ldb:p*ldb+n])
 		}
-		crow := c[i*ldc : i*ldc+n]
-		for j := range crow {
-			crow[j] += alpha * g.dot(k, &arow[0], &bt[j*ldbt])
+	}
+	ws.tile = grow(ws.tile, mr*nr)
+	tile := ws.tile
+	for i0 := 0; i0 < m; i0 += nr {
+		w := min(nr, m-i0)
+		bp, bs := &a[i0], lda
+		if w < nr {
+			ws.b = grow(ws.b, k*nr)
+			for p := 0; p < k; p++ {
+				row := ws.b[p*nr : p*nr+nr]
+				copy(row, a[p*lda+i0:p*lda+i0+w])
+				clear(row[w:])
+			}
+			bp, bs = &ws.b[0], nr
+		}
+		clear(tile)
+		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha)
+		for ii := 0; ii < w; ii++ {
+			crow := c[(i0+ii)*ldc : (i0+ii)*ldc+n]
+			for j := range crow {
+				crow[j] += tile[j*nr+ii]
+			}
 		}
 	}
 }
 
 // blocked is the packed path: for each kc-block of the inner dimension it packs
-// op(B) into zero-padded panels of NR columns, then runs the micro-kernel on
+// op(B) into zero-padded panels of NR columns (or, for few rows and B not
+// transposed, packs only the last, partial panel and reads the others in place), then runs the micro-kernel on
 // every MR×NR tile of C, reading op(A) in place (full tiles) or from a
 // zero-padded copy (the last rows when MR does not divide m). Tiles that
 // overhang C are computed into a scratch tile and added.
@@ -125,10 +136,17 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 	np := (n + nr - 1) / nr
 	mFull := m - m%mr
 	ws.tile = grow(ws.tile, mr*nr)
+	inPlace := !transB && m <= inPlaceMaxM
 	for p0 := 0; p0 < k; p0 += kcBlock {
 		kb := min(kcBlock, k-p0)
 		ws.b = grow(ws.b, np*kb*nr)
-		packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+		if inPlace {
+			if n%nr != 0 {
+				packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+			}
+		} else {
+			packB(ws.b, transB, b, ldb, p0, kb, n, nr)
+		}
 		if mFull < m {
 			ws.a = grow(ws.a, kb*mr)
 			packEdgeA(ws.a, transA, a, lda, p0, kb, mFull, m, mr)
@@ -137,8 +155,11 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 			iEnd := min(i0+mcBlock, m)
 			for jp := 0; jp < np; jp++ {
 				j0 := jp * nr
-				pan := &ws.b[jp*kb*nr]
+				pan, bs := &ws.b[jp*kb*nr], nr
 				wide := j0+nr <= n
+				if inPlace && wide {
+					pan, bs = &b[p0*ldb+j0], ldb
+				}
 				for i := i0; i < iEnd; i += mr {
 					var ap *float32
 					rs, cs := lda, 1
@@ -152,12 +173,12 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 						ap, rs, cs = &ws.a[0], 1, mr
 					}
 					if wide && i < mFull {
-						g.kern(kb, ap, rs, cs, pan, nr, &c[i*ldc+j0], ldc, alpha)
+						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha)
 						continue
 					}
 					tile := ws.tile
 					clear(tile)
-					g.kern(kb, ap, rs, cs, pan, nr, &tile[0], nr, alpha)
+					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha)
 					rows, cols := min(mr, m-i), min(nr, n-j0)
 					for ii := 0; ii < rows; ii++ {
 						crow := c[(i+ii)*ldc+j0 : (i+ii)*ldc+j0+cols]
@@ -185,12 +206,7 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, n, nr int) {
 			}
 			continue
 		}
-		for jj := 0; jj < w; jj++ {
-			src := b[(j0+jj)*ldb+p0 : (j0+jj)*ldb+p0+kb]
-			for p, v := range src {
-				pan[p*nr+jj] = v
-			}
-		}
+		transpose(pan, nr, b[j0*ldb+p0:], ldb, w, kb)
 		if w < nr {
 			for p := 0; p < kb; p++ {
 				clear(pan[p*nr+w : p*nr+nr])
@@ -203,9 +219,15 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, n, nr int) {
 // starting at p0 into dst, laid out p by p with mr values each, zero-padded.
 func packEdgeA(dst []float32, transA bool, a []float32, lda, p0, kb, i0, m, mr int) {
 	clear(dst)
-	for ii := 0; ii < m-i0; ii++ {
+	rows := m - i0
+	if transA {
 		for p := 0; p < kb; p++ {
-			dst[p*mr+ii] = opA(a, lda, transA, i0+ii, p0+p)
+			copy(dst[p*mr:p*mr+rows], a[(p0+p)*lda+i0:])
 		}
+		return
 	}
+	transpose(dst, mr, a[i0*lda+p0:], lda, rows, kb)
 }
+
+var noPackNN = false
+var noPackMaxM = 1 << 30

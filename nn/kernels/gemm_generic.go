@@ -36,3 +36,18 @@ func sgemmGeneric(transA, transB bool, m, n, k int, alpha float32, a []float32, 
 		}
 	}
 }
+
+// scaleC sets C = beta*C, clearing it (NaNs included) when beta is 0.
+func scaleC(beta float32, m, n int, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+		} else {
+			Scale(beta, row)
+		}
+	}
+}

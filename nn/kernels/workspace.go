@@ -6,9 +6,8 @@ import "sync"
 // wsPool and give it back, so that a warm program allocates nothing.
 type workspace struct {
 	b    []float32 // packed panels of op(B)
-	a    []float32 // packed edge rows of op(A)
+	a    []float32 // packed edge rows of op(A), or op(A) transposed
 	tile []float32 // one register tile of C, for tiles that overhang C
-	row  []float32 // one gathered row of op(A)
 }
 
 var wsPool = sync.Pool{New: func() any { return new(workspace) }}

@@ -1,0 +1,46 @@
+package kernels
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestDefaultBackendIsTheFastest(t *testing.T) {
+	if os.Getenv(EnvVar) != "" {
+		t.Skipf("%s is set", EnvVar)
+	}
+	names := Backends()
+	if names[0] != "generic" {
+		t.Fatalf("Backends() = %v, want generic first", names)
+	}
+	if Backend() != names[len(names)-1] {
+		t.Fatalf("Backend() = %s, want the last of %v", Backend(), names)
+	}
+}
+
+// TestEnvVarForcesBackend reruns this test binary with URIM_KERNELS set and
+// reads the back-end the child reports.
+func TestEnvVarForcesBackend(t *testing.T) {
+	if os.Getenv("URIM_KERNELS_CHILD") != "" {
+		os.Stdout.WriteString("backend=" + Backend() + "\n")
+		return
+	}
+	run := func(value string) (string, error) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEnvVarForcesBackend$")
+		cmd.Env = append(os.Environ(), "URIM_KERNELS_CHILD=1", EnvVar+"="+value)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, name := range Backends() {
+		out, err := run(name)
+		if err != nil || !strings.Contains(out, "backend="+name+"\n") {
+			t.Errorf("%s=%s: child said %q (%v)", EnvVar, name, out, err)
+		}
+	}
+	out, err := run("tpu")
+	if err == nil || !strings.Contains(out, `back-end "tpu" is not available`) || !strings.Contains(out, "generic") {
+		t.Errorf("%s=tpu: want a start-up panic naming the back-ends, got %q (%v)", EnvVar, out, err)
+	}
+}
