@@ -133,10 +133,15 @@ func BenchmarkElementwise(b *testing.B) {
 				if err := Use(name); err != nil {
 					b.Fatal(err)
 				}
-				for b.Loop() {
-					k.f()
-				}
+				cpu := cpuTimed(b, func() {
+					for b.Loop() {
+						k.f()
+					}
+				})
 				b.ReportMetric(float64(rows*cols)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+				if cpu > 0 {
+					b.ReportMetric(float64(rows*cols)*float64(b.N)/float64(cpu.Nanoseconds()), "Gelem/s-cpu")
+				}
 			})
 		}
 	}

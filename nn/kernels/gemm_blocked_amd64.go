@@ -4,9 +4,10 @@ package kernels
 
 // Cache blocking of the driver: a kc×n block of op(B) is packed into panels of
 // NR columns (a 256×32 panel is 32 KiB, so it stays in L1 while the kernel
-// sweeps up to mc rows of op(A) past it).
+// sweeps up to mc rows of op(A) past it; with kc = 256 the layers of 256
+// units take one block, so each tile of C is written once).
 const (
-	kcBlock = 192
+	kcBlock = 256
 	mcBlock = 240 // a multiple of both tiles' MR (6 and 8)
 	// inPlaceMaxM is the most rows of C for which the kernel reads the full
 	// panels of an untransposed B in place: packing costs a pass over B that
@@ -15,27 +16,33 @@ const (
 	inPlaceMaxM = 256
 )
 
-// sgemm is Sgemm on the kernels of g: it scales C by beta, then picks the
-// row-at-a-time path for one to three rows, the transposed product for narrow
-// C with A transposed, the dot-product path for other narrow C, and the
-// blocked, packed path otherwise.
+// sgemm is Sgemm on the kernels of g. It picks the blocked, packed path for
+// four rows or more and at least NR/2 columns (unless A is transposed and C has
+// at most MR columns), which applies beta itself; otherwise it scales C by
+// beta and picks the row-at-a-time path for one to three rows (B not
+// transposed), the transposed product for narrow C with A transposed, and the
+// dot-product path for the rest.
 func (g *gemmImpl) sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	scaleC(beta, m, n, c, ldc)
 	if k == 0 || alpha == 0 {
+		scaleC(beta, m, n, c, ldc)
 		return
 	}
-	ws := wsPool.Get().(*workspace)
+	ws := getWorkspace()
+	if m >= 4 && n >= g.nr/2 && !(transA && n <= g.mr) {
+		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		putWorkspace(ws)
+		return
+	}
+	scaleC(beta, m, n, c, ldc)
 	switch {
 	case m < 4 && !transB:
 		g.rowsGemv(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	case transA && n <= g.mr:
 		g.narrowTN(ws, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
-	case m < 4 || n < g.nr/2:
-		g.rowsDot(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	default:
-		g.blocked(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+		g.rowsDot(ws, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
 	}
-	wsPool.Put(ws)
+	putWorkspace(ws)
 }
 
 // rowsGemv adds alpha*op(A)[i]*B to each row i of C, keeping blocks of the row
@@ -51,6 +58,11 @@ func (g *gemmImpl) rowsGemv(transA bool, m, n, k int, alpha float32, a []float32
 		}
 		crow := c[i*ldc : i*ldc+n]
 		j := 0
+		if g.gemvW2 != nil {
+			for ; j+g.wide2 <= n; j += g.wide2 {
+				g.gemvW2(k, ap, as, &b[j], ldb, &crow[j], alpha)
+			}
+		}
 		for ; j+g.wide <= n; j += g.wide {
 			g.gemvW(k, ap, as, &b[j], ldb, &crow[j], alpha)
 		}
@@ -114,8 +126,7 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 			}
 			bp, bs = &ws.b[0], nr
 		}
-		clear(tile)
-		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha)
+		g.kern(k, &ws.a[0], 1, mr, bp, bs, &tile[0], nr, alpha, 0)
 		for ii := 0; ii < w; ii++ {
 			crow := c[(i0+ii)*ldc : (i0+ii)*ldc+n]
 			for j := range crow {
@@ -130,8 +141,12 @@ func (g *gemmImpl) narrowTN(ws *workspace, transB bool, m, n, k int, alpha float
 // transposed, packs only the last, partial panel and reads the others in place), then runs the micro-kernel on
 // every MR×NR tile of C, reading op(A) in place (full tiles) or from a
 // zero-padded copy (the last rows when MR does not divide m). Tiles that
-// overhang C are computed into a scratch tile and added.
-func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// overhang C are computed into a scratch tile and added. With beta 0 the first
+// block stores its tiles over C without reading it.
+func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if beta != 0 && beta != 1 {
+		scaleC(beta, m, n, c, ldc)
+	}
 	mr, nr := g.mr, g.nr
 	np := (n + nr - 1) / nr
 	mFull := m - m%mr
@@ -139,6 +154,10 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 	inPlace := !transB && m <= inPlaceMaxM
 	for p0 := 0; p0 < k; p0 += kcBlock {
 		kb := min(kcBlock, k-p0)
+		add := 1 // the first block overwrites C when beta is 0, so C is never read
+		if p0 == 0 && beta == 0 {
+			add = 0
+		}
 		ws.b = grow(ws.b, np*kb*nr)
 		if inPlace {
 			if n%nr != 0 {
@@ -173,15 +192,18 @@ func (g *gemmImpl) blocked(ws *workspace, transA, transB bool, m, n, k int, alph
 						ap, rs, cs = &ws.a[0], 1, mr
 					}
 					if wide && i < mFull {
-						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha)
+						g.kern(kb, ap, rs, cs, pan, bs, &c[i*ldc+j0], ldc, alpha, add)
 						continue
 					}
 					tile := ws.tile
-					clear(tile)
-					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha)
+					g.kern(kb, ap, rs, cs, pan, bs, &tile[0], nr, alpha, 0)
 					rows, cols := min(mr, m-i), min(nr, n-j0)
 					for ii := 0; ii < rows; ii++ {
 						crow := c[(i+ii)*ldc+j0 : (i+ii)*ldc+j0+cols]
+						if add == 0 {
+							copy(crow, tile[ii*nr:])
+							continue
+						}
 						for jj, v := range tile[ii*nr : ii*nr+cols] {
 							crow[jj] += v
 						}

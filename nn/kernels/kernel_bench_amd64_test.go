@@ -25,7 +25,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 		b.Run(g.name, func(b *testing.B) {
 			cpu := cpuTimed(b, func() {
 				for b.Loop() {
-					g.impl.kern(k, &a[0], 1, g.impl.mr, &bp[0], g.impl.nr, &c[0], g.impl.nr, 1e-9)
+					g.impl.kern(k, &a[0], 1, g.impl.mr, &bp[0], g.impl.nr, &c[0], g.impl.nr, 1e-9, 1)
 				}
 			})
 			flops := 2 * float64(k*g.impl.mr*g.impl.nr) * float64(b.N)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -231,11 +233,45 @@ func TestSgemmAllocatesNothing(t *testing.T) {
 			{m: 1, n: 256, k: 17}, {m: 2, n: 256, k: 256, transB: true}, {m: 64, n: 3, k: 256},
 			{m: 64, n: 256, k: 256}, {m: 67, n: 100, k: 300, transA: true, transB: true},
 		} {
-			allocs := testing.AllocsPerRun(20, func() {
-				Sgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, 1, a, 300, b, 300, 0, c, 300)
-			})
+			call := func() { Sgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, 1, a, 300, b, 300, 0, c, 300) }
+			call()
+			runtime.GC() // the workspaces must survive collections
+			runtime.GC()
+			allocs := testing.AllocsPerRun(20, call)
 			if allocs != 0 {
 				t.Errorf("%v: %v allocations per call", tc, allocs)
+			}
+		}
+	})
+}
+
+// TestSgemmConcurrent runs products from several goroutines at once (each
+// takes its own workspace) and checks each against the same product run alone.
+func TestSgemmConcurrent(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 7))
+		const m, n, k, workers = 70, 90, 260, 4
+		a, b := randSlice(rng, m*k), randSlice(rng, k*n)
+		want := make([]float32, m*n)
+		Sgemm(false, true, m, n, k, 1, a, k, b, k, 0, want, n)
+		var wg sync.WaitGroup
+		got := make([][]float32, workers)
+		for w := range got {
+			got[w] = make([]float32, m*n)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 20 {
+					Sgemm(false, true, m, n, k, 1, a, k, b, k, 0, got[w], n)
+				}
+			}()
+		}
+		wg.Wait()
+		for w := range got {
+			for i := range want {
+				if got[w][i] != want[i] {
+					t.Fatalf("worker %d: C[%d] = %g, want %g", w, i, got[w][i], want[i])
+				}
 			}
 		}
 	})
