@@ -242,7 +242,7 @@ func (s *ppoState) collect(ctx context.Context, cfg *Config, rng *rand.Rand, bar
 // updateStats are the means of an update's minibatches.
 type updateStats struct {
 	policy, value, entropy, kl, clipFrac, lr float64
-	steps                                     int
+	steps                                    int
 }
 
 // update runs the PPO epochs over the rollout's trained moves with a
