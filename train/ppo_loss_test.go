@@ -154,4 +154,3 @@ func logProb(z, mask []float32, act int) float64 {
 	}
 	return float64(z[act]) - math.Log(sum)
 }
-

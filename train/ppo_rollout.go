@@ -66,7 +66,7 @@ func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
 	s.slot = make([]int, s.oppGames)
 	s.seat = make([]int8, s.oppGames)
 	for i := range s.seat {
-		s.seat[i] = int8(i % 2)
+		s.seat[i], s.slot[i] = int8(i%2), -1
 	}
 	s.gather = make([]float32, max(s.oppGames, 1)*vec.ObsDim())
 	s.finalObs = make([]float32, p.Games*vec.ObsDim())
@@ -138,8 +138,12 @@ func (s *ppoState) collect(ctx context.Context, cfg *Config, rng *rand.Rand, bar
 	n, d, a := ro.n, ro.dim, ro.actions
 	usePool := len(s.pool) > 0 && s.oppGames > 0
 	if usePool {
-		for i := range s.slot {
-			s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+		// A game keeps its snapshot until it ends; games without one (the
+		// pool was empty, or shrank) draw one now.
+		for i, k := range s.slot {
+			if k < 0 || k >= len(s.pool) {
+				s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+			}
 		}
 	}
 	episodes := 0
