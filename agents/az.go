@@ -95,3 +95,10 @@ func NewLockstep(net *nn.Net, cfg LockstepConfig, threads int, seed uint64) (*Lo
 	pred.SetThreads(max(threads, 1))
 	return newLockstep(pred, netGame(net), net.Encoding(), net.Actions(), cfg, seed)
 }
+
+var (
+	_ Searcher       = (*AZ)(nil)
+	_ Resetter       = (*AZ)(nil)
+	_ Searcher       = (*Neural)(nil)
+	_ BatchEvaluator = (*NetEvaluator)(nil)
+)

@@ -32,6 +32,7 @@ type NetEvaluator struct {
 	n       int
 	obs     []float32  // max × dim rows
 	legal   []env.Mask // the legal actions of each queued row
+	flushed []env.Mask // those of the rows of the last flush
 	logits  []float32  // of the last flush: n × actions
 	values  []float32  // of the last flush: n
 	flushes int64      // forward passes run
@@ -54,6 +55,7 @@ func newNetEvaluator(pred predictor, g *env.Game, enc env.Encoding, actions, max
 		max:     maxBatch,
 		obs:     make([]float32, maxBatch*e.Dim()),
 		legal:   make([]env.Mask, maxBatch),
+		flushed: make([]env.Mask, maxBatch),
 	}
 }
 
@@ -79,6 +81,7 @@ func (e *NetEvaluator) Flush() {
 		return
 	}
 	e.logits, e.values = e.pred.Predict(e.obs[:e.n*e.dim], e.n)
+	e.legal, e.flushed = e.flushed, e.legal
 	e.flushes++
 	e.rows += int64(e.n)
 	e.n = 0
@@ -91,7 +94,7 @@ func (e *NetEvaluator) Stats() (flushes, rows int64) { return e.flushes, e.rows 
 // Result returns the value of row i of the last flush and writes the
 // softmax of its logits over its legal actions into prior.
 func (e *NetEvaluator) Result(i int, prior []float32) float32 {
-	maskedSoftmax(prior, e.logits[i*e.actions:(i+1)*e.actions], e.legal[i], 1)
+	maskedSoftmax(prior, e.logits[i*e.actions:(i+1)*e.actions], e.flushed[i], 1)
 	return e.values[i]
 }
 

@@ -355,3 +355,19 @@ func TestExpNeg(t *testing.T) {
 		}
 	}
 }
+
+// TestLockstepPlayChecksStarts: a finished start or one of other rules is
+// an error, not a panic.
+func TestLockstepPlayChecksStarts(t *testing.T) {
+	g := env.MustGame(env.Urim)
+	finished := g.Start()
+	for !finished.Terminal() {
+		finished.Play(finished.Legal().Nth(0))
+	}
+	for name, start := range map[string]env.State{"finished": finished, "oware": env.MustGame(env.Oware).Start()} {
+		l := linearLockstep(t, g, LockstepConfig{Games: 2, Sims: 4, Start: func(int) env.State { return start }}, 1)
+		if err := l.Play(context.Background(), 3, func(*SelfPlayMove) error { return nil }); err == nil {
+			t.Errorf("%s start: no error", name)
+		}
+	}
+}

@@ -34,8 +34,8 @@ type LockstepConfig struct {
 	C float64
 	// NoiseAlpha and NoiseFrac mix Dirichlet noise Dir(NoiseAlpha) into the
 	// priors of the root's children at every full search: P ← (1 −
-	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise; NoiseAlpha 0
-	// then means 1.
+	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise, NoiseAlpha 0
+	// means 1.
 	NoiseAlpha, NoiseFrac float64
 	// Temperature chooses the moves of the first TempPlies plies of a game
 	// (by its ply counter) by sampling the visit counts raised to
@@ -54,6 +54,10 @@ type LockstepConfig struct {
 	// Start returns the starting position of the game-th game of Play
 	// (an opening, say); nil starts every game from the rules' start.
 	Start func(game int) env.State
+	// NetClock, when set, is a second clock that times the forward passes,
+	// for Stats.NetClockTime: a benchmark on a shared machine passes the
+	// process's CPU time, which does not count the time the process waits.
+	NetClock func() time.Duration
 }
 
 // ErrLockstepConfig is wrapped by the error for an invalid LockstepConfig.
@@ -128,6 +132,8 @@ type Lockstep struct {
 	move  SelfPlayMove
 	after env.State // the position after the move reported to Play's hook
 	stats LockstepStats
+	// scratch is the position the descents of every tree replay moves on.
+	scratch env.State
 }
 
 // LockstepStats counts the work of a Lockstep since it was made.
@@ -135,10 +141,11 @@ type LockstepStats struct {
 	// Sims counts simulations, Rounds the forward passes, Positions the
 	// positions they evaluated (Positions / Rounds is the mean batch).
 	Sims, Rounds, Positions int64
-	// NetTime is the time spent in the network's forward passes; the rest
-	// of a search's time is the search's own (descents, encoding, priors'
-	// softmax, expansions, backups).
-	NetTime time.Duration
+	// NetTime is the wall time spent in the network's forward passes; the
+	// rest of a search's time is the search's own (descents, encoding,
+	// priors' softmax, expansions, backups). NetClockTime is the same
+	// measured by Config().NetClock (0 without).
+	NetTime, NetClockTime time.Duration
 }
 
 // Stats returns the counts of the searches so far.
@@ -251,11 +258,20 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0
 		l.addNoise(i)
 	}
+	// Each round scatters the results of the last forward pass into a tree
+	// and gathers that tree's next leaves at once, while its top nodes and
+	// root are in the cache (the forward pass evicts them); trees are
+	// independent, so this is the same search as all scatters, then all
+	// gathers.
 	for {
 		active := false
 		for i, t := range l.trees[:len(jobs)] {
+			if len(t.pend) > 0 {
+				t.scatter(l.eval)
+			}
+			l.addNoise(i)
 			if l.left[i] > 0 {
-				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval)
+				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval, &l.scratch)
 				l.left[i] -= n
 				l.stats.Sims += int64(n)
 				active = true
@@ -265,17 +281,18 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			break
 		}
 		if rows := l.eval.n; rows > 0 {
+			var c0 time.Duration
+			if l.cfg.NetClock != nil {
+				c0 = l.cfg.NetClock()
+			}
 			start := time.Now()
 			l.eval.Flush()
 			l.stats.NetTime += time.Since(start)
+			if l.cfg.NetClock != nil {
+				l.stats.NetClockTime += l.cfg.NetClock() - c0
+			}
 			l.stats.Rounds++
 			l.stats.Positions += int64(rows)
-		}
-		for i, t := range l.trees[:len(jobs)] {
-			if len(t.pend) > 0 {
-				t.scatter(l.eval)
-			}
-			l.addNoise(i)
 		}
 	}
 	for i := range jobs {
@@ -397,6 +414,9 @@ func (l *Lockstep) Play(ctx context.Context, n int, hook func(*SelfPlayMove) err
 				next++
 				if sl.state.Terminal() {
 					return fmt.Errorf("agents: Lockstep.Play: game %d starts from a finished position %v", sl.game, &sl.state)
+				}
+				if err := l.games.check(&sl.state); err != nil {
+					return fmt.Errorf("agents: Lockstep.Play: game %d: %w", sl.game, err)
 				}
 			}
 			jobs[i] = LockstepJob{}

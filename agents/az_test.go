@@ -210,6 +210,9 @@ func TestNeuralAgentsCheckTheirSpecs(t *testing.T) {
 // TestNeuralAgentsAllocateNothing: once warm, a move of the policy agent
 // and a search of the az agent allocate nothing.
 func TestNeuralAgentsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the network's thread pool allocates under the race detector")
+	}
 	ckpt := writeNet(t, t.TempDir(), "urim", false)
 	s := env.MustGame(env.Urim).Start()
 	for _, spec := range []string{"neural:temp=1,ckpt=" + ckpt, "az:sims=300,batch=8,reuse=false,ckpt=" + ckpt} {
@@ -246,5 +249,23 @@ func TestNeuralArgmax(t *testing.T) {
 		if err != nil || got != want || a.LastSearch().Value != float64(values[0]) {
 			t.Fatalf("%v: played %d (%v, value %g), want %d (value %g; logits %v)", &s, got, err, a.LastSearch().Value, want, values[0], logits)
 		}
+	}
+}
+
+// TestAZTimeBudget: with only a time limit the az agent searches until it
+// runs out and plays a legal move.
+func TestAZTimeBudget(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	a, err := agents.New("az:time=20ms,batch=4,ckpt="+ckpt, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.MustGame(env.Urim).Start()
+	m, err := agenttest.CheckAct(a, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sims := a.(agents.Searcher).LastSearch().Depth; sims < 4 {
+		t.Fatalf("played %d after %d simulations in 20ms, want a few", m, sims)
 	}
 }

@@ -81,7 +81,7 @@ func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse
 		if sims > 0 {
 			n = min(n, sims-done)
 		}
-		done += t.gather(n, ev)
+		done += t.gather(n, ev, &t.cur)
 		t.flush(ev)
 	}
 }
@@ -95,14 +95,15 @@ func (t *tree) flush(ev BatchEvaluator) {
 	}
 }
 
-// gather runs up to n descents from the root, queueing new leaves in ev
-// with virtual loss and backing up finished games at once. It returns the
-// simulations done or queued, fewer than n after a collision.
-func (t *tree) gather(n int, ev BatchEvaluator) int {
+// gather runs up to n descents from the root, replaying them on s,
+// queueing new leaves in ev with virtual loss and backing up finished games
+// at once. It returns the simulations done or queued, fewer than n after a
+// collision. (The lock-step search passes one s for all its trees, which
+// stays in the cache.)
+func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
 	done := 0
 	for done < n {
-		t.cur = t.root
-		s := &t.cur
+		*s = t.root
 		t.path = append(t.path[:0], 0)
 		idx := int32(0)
 		for t.nodes[idx].kids > 0 {

@@ -30,7 +30,8 @@ type BatchEvaluator interface {
 	// it was made for) between flushes. It must not change s.
 	Queue(s *env.State) int
 	// Flush evaluates the queued positions and empties the queue. The
-	// results stay readable until the next Queue or Evaluate.
+	// results stay readable until the next Flush or Evaluate, while new
+	// positions are queued.
 	Flush()
 	// Result returns the value of row i of the last flush for its player
 	// to move, in [-1, 1], and writes prior[a] for each of its legal

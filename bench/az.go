@@ -53,10 +53,20 @@ type AZResult struct {
 	Simulations int64   `json:"sims"`
 	Seconds     float64 `json:"seconds"`
 	SimsPerSec  float64 `json:"sims_per_sec"`
-	// NetShare is the share of the time spent in the network's forward
-	// pass; MeanBatch the positions per forward pass.
-	NetShare   float64 `json:"net_share"`
-	MeanBatch  float64 `json:"mean_batch"`
+	// CPUSeconds is the process's CPU time over the measured moves, and
+	// SimsPerCPUSec the simulations per second of it (0 where the CPU time
+	// cannot be read).
+	CPUSeconds    float64 `json:"cpu_seconds"`
+	SimsPerCPUSec float64 `json:"sims_per_cpu_sec"`
+	// NetShare is the share of the CPU time spent in the network's forward
+	// pass (of the wall time where the CPU time cannot be read), and
+	// NetShareWall its share of the wall time, which on a loaded machine
+	// also counts the waits; MeanBatch is the positions per forward pass.
+	NetShare     float64 `json:"net_share"`
+	NetShareWall float64 `json:"net_share_wall"`
+	MeanBatch    float64 `json:"mean_batch"`
+	// NetPosPerS is the positions the network evaluated per second of
+	// its (CPU) time.
 	NetPosPerS float64 `json:"net_positions_per_sec"`
 	// AllocsPerSim counts heap allocations per simulation (Go runtime
 	// counters, the whole process).
@@ -88,8 +98,14 @@ func AZ(o AZOptions) (AZResult, error) {
 			return AZResult{}, err
 		}
 	}
-	l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: o.Games, Sims: o.Sims, Leaves: o.Leaves,
-		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}, o.Threads, o.Seed)
+	// The forward passes are timed by the wall clock and by the process's
+	// CPU time, which the waits of a loaded machine do not inflate.
+	cfg := agents.LockstepConfig{Games: o.Games, Sims: o.Sims, Leaves: o.Leaves,
+		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}
+	if cpuTime() > 0 {
+		cfg.NetClock = cpuTime
+	}
+	l, err := agents.NewLockstep(net, cfg, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
@@ -102,6 +118,7 @@ func AZ(o AZOptions) (AZResult, error) {
 	var start time.Time
 	var before, after runtime.MemStats
 	var s0 agents.LockstepStats
+	var cpu0 time.Duration
 	err = l.Play(context.Background(), 1<<30, func(*agents.SelfPlayMove) error {
 		moves++
 		switch {
@@ -109,6 +126,7 @@ func AZ(o AZOptions) (AZResult, error) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			s0 = l.Stats()
+			cpu0 = cpuTime()
 			start = time.Now()
 		case moves > warm && (moves-warm)%int64(o.Games) == 0 && o.Progress != nil:
 			o.Progress(int((moves-warm)/int64(o.Games)), o.Moves)
@@ -122,17 +140,26 @@ func AZ(o AZOptions) (AZResult, error) {
 		return r, err
 	}
 	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
 	runtime.ReadMemStats(&after)
 	s1 := l.Stats()
 	r.Moves = total - warm
 	r.Simulations = s1.Sims - s0.Sims
 	r.Seconds = elapsed.Seconds()
 	r.SimsPerSec = float64(r.Simulations) / r.Seconds
-	r.NetShare = (s1.NetTime - s0.NetTime).Seconds() / r.Seconds
+	r.NetShareWall = (s1.NetTime - s0.NetTime).Seconds() / r.Seconds
+	r.NetShare = r.NetShareWall
+	netTime := s1.NetTime - s0.NetTime
+	if cfg.NetClock != nil && cpu > 0 {
+		r.CPUSeconds = cpu.Seconds()
+		r.SimsPerCPUSec = float64(r.Simulations) / r.CPUSeconds
+		netTime = s1.NetClockTime - s0.NetClockTime
+		r.NetShare = netTime.Seconds() / r.CPUSeconds
+	}
 	if rounds := s1.Rounds - s0.Rounds; rounds > 0 {
 		r.MeanBatch = float64(s1.Positions-s0.Positions) / float64(rounds)
 	}
-	if nt := (s1.NetTime - s0.NetTime).Seconds(); nt > 0 {
+	if nt := netTime.Seconds(); nt > 0 {
 		r.NetPosPerS = float64(s1.Positions-s0.Positions) / nt
 	}
 	r.AllocsPerSim = float64(after.Mallocs-before.Mallocs) / float64(max(r.Simulations, 1))

@@ -10,26 +10,34 @@ import "github.com/urim-rl/urim/nn/kernels"
 // parameter is used once, so its gradient is written, never accumulated; an
 // activation read by two operations (a residual stream) has its gradient
 // written by the first one backward meets and added to by the other.
+//
+// The parameter pass of operation i and the row pass of operation i-1 run in
+// one dispatch: the first reads the values of i's input and the gradient of
+// i's output, the second writes gradients of i-1's output and input, which
+// are neither (i-1 cannot read i's output), so they may run side by side.
 
 // paramChunk is the number of weight rows of one unit of the weight
 // gradient.
 const paramChunk = 128
 
+// backwardJob runs, as one dispatch, the parameter pass of operation pop (its
+// units first; pop < 0 for none) and the row pass of operation rop (rop < 0
+// for none).
 type backwardJob struct {
-	n     *Net
-	ws    *workspace
-	grads []Param // gradient views, parallel to n.params
-	op    int
-	pass  int // 1: rows, 2: parameters
+	n        *Net
+	ws       *workspace
+	grads    []Param // gradient views, parallel to n.params
+	pop, rop int
+	pUnits   int
 }
 
 func (j *backwardJob) run(u int) {
-	if j.pass == 1 {
-		r0 := u * rowChunk
-		j.n.backwardRows(j.op, j.ws, r0, min(r0+rowChunk, j.ws.rows))
-	} else {
-		j.n.backwardParams(j.op, j.ws, j.grads, u)
+	if u < j.pUnits {
+		j.n.backwardParams(j.pop, j.ws, j.grads, u)
+		return
 	}
+	r0 := (u - j.pUnits) * rowChunk
+	j.n.backwardRows(j.rop, j.ws, r0, min(r0+rowChunk, j.ws.rows))
 }
 
 // paramUnits returns the number of units of operation o's parameter pass.
@@ -46,13 +54,16 @@ func paramUnits(o *op) int {
 // backward computes the gradients of every parameter into j.grads, given the
 // gradients of the heads' outputs in ws.dx.
 func (n *Net) backward(j *backwardJob, p *pool) {
-	for i := len(n.g.ops) - 1; i >= 0; i-- {
-		o := &n.g.ops[i]
-		j.op = i
-		j.pass = 1
-		p.do(j, units(j.ws.rows))
-		if k := paramUnits(o); k > 0 {
-			j.pass = 2
+	last := len(n.g.ops) - 1
+	j.pop, j.pUnits, j.rop = -1, 0, last
+	p.do(j, units(j.ws.rows))
+	for i := last; i >= 0; i-- {
+		j.pop, j.pUnits, j.rop = i, paramUnits(&n.g.ops[i]), i-1
+		k := j.pUnits
+		if i > 0 {
+			k += units(j.ws.rows)
+		}
+		if k > 0 {
 			p.do(j, k)
 		}
 	}

@@ -45,7 +45,7 @@ func docSnippet(t *testing.T) string {
 
 // TestNumpyForwardMatches exports networks of every kind to .npz, runs the
 // numpy snippet of docs/nn.md on the same observations and compares its
-// outputs with Predict's.
+// outputs with Predict's, and the loss with a numpy computation of it.
 func TestNumpyForwardMatches(t *testing.T) {
 	py := numpyPython()
 	if py == "" {
@@ -69,24 +69,39 @@ func TestNumpyForwardMatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		const batch = 40
-		obs, _ := testObs(t, env.Urim, env.EncodingThermometer, batch, 2)
-		rows := make([][]float32, batch)
-		for r := range rows {
-			rows[r] = obs[r*n.InputDim() : (r+1)*n.InputDim()]
+		b := testBatch(t, env.Urim, env.EncodingThermometer, batch, 2)
+		obs := b.Obs
+		save := func(name string, flat []float32, width int) string {
+			rows := make([][]float32, batch)
+			for r := range rows {
+				rows[r] = flat[r*width : (r+1)*width]
+			}
+			var buf bytes.Buffer
+			if err := npyio.Write(&buf, rows); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, name+".npy")
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return path
 		}
-		var buf bytes.Buffer
-		if err := npyio.Write(&buf, rows); err != nil {
-			t.Fatal(err)
-		}
-		obsPath := filepath.Join(dir, "obs.npy")
-		if err := os.WriteFile(obsPath, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		obsPath := save("obs", obs, n.InputDim())
+		maskPath := save("mask", b.Mask, n.Actions())
+		policyPath := save("policy", b.Policy, n.Actions())
+		valuePath := save("value", b.Value, 1)
+		// The loss in float64 numpy, written independently of loss.go:
+		// masked log-softmax cross-entropy plus squared error, weights 1.
 		script := strings.Replace(snippet, `"net.npz"`, `"`+npzPath+`"`, 1) + `
-import sys
 x = np.load("` + obsPath + `")
 logits, values = forward(x)
-print(json.dumps({"logits": logits.astype(float).tolist(), "values": values.astype(float).tolist()}))
+mask, pi, z = np.load("` + maskPath + `"), np.load("` + policyPath + `"), np.load("` + valuePath + `")[:, 0]
+l = np.where(mask > 0, logits.astype(np.float64), -np.inf)
+logp = l - l.max(1, keepdims=True)
+logp = logp - np.log(np.exp(logp).sum(1, keepdims=True))
+ce = -np.where(mask > 0, pi * logp, 0).sum(1).mean()
+mse = ((values.astype(np.float64) - z) ** 2).mean()
+print(json.dumps({"logits": logits.astype(float).tolist(), "values": values.astype(float).tolist(), "loss": ce + mse}))
 `
 		cmd := exec.Command(py, "-c", script)
 		var stderr bytes.Buffer
@@ -98,9 +113,15 @@ print(json.dumps({"logits": logits.astype(float).tolist(), "values": values.asty
 		var got struct {
 			Logits [][]float64
 			Values []float64
+			Loss   float64
 		}
 		if err := json.Unmarshal(out, &got); err != nil {
 			t.Fatalf("%v: %v in %q", arch, err, out)
+		}
+		tr, _ := NewTrainer(n, TrainConfig{}, batch)
+		t.Logf("%v: relative loss difference %.2g", arch, math.Abs(tr.Evaluate(b).Loss-got.Loss)/got.Loss)
+		if loss := tr.Evaluate(b).Loss; math.Abs(loss-got.Loss) > 1e-5*math.Abs(got.Loss) {
+			t.Fatalf("%v: loss %v in Go, %v in numpy", arch, loss, got.Loss)
 		}
 		logits, values := n.NewPredictor(batch).Predict(obs, batch)
 		if len(got.Logits) != batch || len(got.Values) != batch {

@@ -4,7 +4,8 @@
 # (ROUNDS times each, interleaved so that both see the same machine load) and prints the ratios of the medians.
 # Not a test dependency.
 #
-# usage: scripts/torch_bench.sh [ALTERNATIONS (default 2)] [extra urim bench nn flags, e.g. --backends all]
+# usage: [GO_TAGS=openblas] scripts/torch_bench.sh [ALTERNATIONS (default 2)] [extra urim bench nn flags]
+# e.g.   GO_TAGS=openblas scripts/torch_bench.sh 3 --backends avx512,openblas
 set -euo pipefail
 cd "$(dirname "$0")/.."
 alternations="${1:-2}"
@@ -17,7 +18,7 @@ if ! "$py" -c 'import torch' >/dev/null 2>&1; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-go build -o "$out/urim" ./cmd/urim
+go build -tags "${GO_TAGS:-}" -o "$out/urim" ./cmd/urim
 for i in $(seq "$alternations"); do
   echo "round $i of $alternations: Go" >&2
   "$out/urim" bench nn --quiet --json "$@" >"$out/go$i.json"

@@ -161,7 +161,7 @@ func (r *run) setup() error {
 	}
 	switch {
 	case exists && !r.opt.Resume:
-		return fmt.Errorf("%w: %s (iteration %d); resume it with --resume or choose another output", ErrRunExists, r.dir, st.Iteration)
+		return fmt.Errorf("%w: %s (iteration %d); continue it with --resume, or start another with --set output=DIR", ErrRunExists, r.dir, st.Iteration)
 	case !exists && r.opt.Resume:
 		return fmt.Errorf("train: nothing to resume in %s (no %s)", r.dir, stateFile)
 	case exists:
@@ -311,13 +311,13 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 		before := policyOf(r.net, probe)
 		bar := r.progress(fmt.Sprintf("iter %d training", it), "steps")
 		t1 := time.Now()
-		ls, err := r.learn.train(ctx, r.buf, steps, derive(cfg.Seed, 0x747261696e, uint64(it)), r.progressOf(it), bar)
+		ts, err := r.learn.train(ctx, r.buf, steps, derive(cfg.Seed, 0x747261696e, uint64(it)), r.progressOf(it), bar)
 		if err != nil {
 			return nil, err
 		}
 		m.Steps = steps
 		m.StepsPerS = float64(steps) / math.Max(time.Since(t1).Seconds(), 1e-9)
-		m.PolicyLoss, m.ValueLoss, m.LR = ls.policy, ls.value, ls.lr
+		m.PolicyLoss, m.ValueLoss, m.LR = ts.policy, ts.value, ts.lr
 		if math.IsNaN(m.PolicyLoss) || math.IsInf(m.PolicyLoss, 0) || math.IsNaN(m.ValueLoss) || math.IsInf(m.ValueLoss, 0) {
 			return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.PolicyLoss, m.ValueLoss)
 		}
@@ -419,8 +419,9 @@ func saveRecords(path string, recs []evaluate.Record) error {
 }
 
 // rate evaluates iteration it's network (r.net) into m and returns the best
-// iteration and its Elo afterwards: without gating the network with the
-// highest Elo so far, with gating the one that last passed the SPRT.
+// iteration and its Elo afterwards: without gating the network just rated
+// (AlphaZero plays its latest network; a single evaluation's Elo is too noisy
+// to pick among networks), with gating the one that last passed the SPRT.
 func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, error) {
 	ev, err := r.evaluate(ctx, it, r.net)
 	if err != nil {
@@ -428,7 +429,7 @@ func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, erro
 	}
 	copy(m.Scores, ev.scores)
 	m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
-	promote := r.st.BestElo == nil || ev.elo >= *r.st.BestElo
+	promote := true
 	if r.cfg.Evaluation.Gating.Enabled {
 		if promote, err = r.gate(ctx, it, r.net); err != nil {
 			return 0, nil, err

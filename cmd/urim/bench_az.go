@@ -20,7 +20,9 @@ func init() {
 per round over a leaf of every game; root noise, temperature 1 for 30 plies,
 finished games replaced) with --sims simulations per move, and reports
 simulations per second and the share of the time spent in the network's
-forward pass: the rest is the search's own overhead. One round of moves warms
+forward pass: the rest is the search's own overhead. The share is of the
+process's CPU time, which a loaded machine does not inflate; its share of the
+wall time is shown beside it. One round of moves warms
 up first; --moves rounds are measured, for each --games count.
 
 Without --ckpt the network is an untrained one of the default architecture for
@@ -78,10 +80,11 @@ Examples:
 					return writeJSON(io.out, rows)
 				}
 				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-				fmt.Fprintln(tw, "rules\tarch\tgames\tsims/move\tleaves\tthreads\tseconds\tsims/s\tin network\tmean batch\tnet pos/s\tallocs/sim\t")
+				fmt.Fprintln(tw, "rules\tarch\tgames\tsims/move\tleaves\tthreads\tseconds\tsims/s\tsims/CPU-s\tin network (CPU)\t(wall)\tmean batch\tnet pos/CPU-s\tallocs/sim\t")
 				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.1f%%\t%.1f\t%.0f\t%.3f\t\n", r.Rules, r.Arch, r.Games,
-						r.Sims, r.Leaves, r.Threads, r.Seconds, r.SimsPerSec, 100*r.NetShare, r.MeanBatch, r.NetPosPerS, r.AllocsPerSim)
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.1f%%\t%.1f%%\t%.1f\t%.0f\t%.3f\t\n", r.Rules, r.Arch, r.Games,
+						r.Sims, r.Leaves, r.Threads, r.Seconds, r.SimsPerSec, r.SimsPerCPUSec, 100*r.NetShare, 100*r.NetShareWall,
+						r.MeanBatch, r.NetPosPerS, r.AllocsPerSim)
 				}
 				return flushWithFooter(tw, io.out)
 			}

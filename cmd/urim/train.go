@@ -12,7 +12,8 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// resumeFlag is --resume (the config's output directory) or --resume=DIR.
+// resumeFlag is --resume (the config's output directory), --resume=DIR or
+// --resume DIR (the directory then arrives as an argument).
 type resumeFlag struct {
 	on  bool
 	dir string
@@ -55,7 +56,7 @@ rates the network against the configured opponents (Elo with random at 0, the
 scale of configs/bench-classical.yaml). Every file is written atomically and
 an iteration is committed at its end, so a run stopped by Ctrl-C or killed
 continues from its last completed iteration with --resume (the config's
-output directory) or --resume=RUN_DIR (which reads RUN_DIR/config.yaml when
+output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
 stop and workers, which may change.
 
@@ -72,7 +73,7 @@ Examples:
 			var resume resumeFlag
 			config := fs.String("config", "", "training config (YAML)")
 			fs.Var(&sets, "set", "override a key: key.path=value (repeatable)")
-			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume=RUN_DIR)")
+			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume RUN_DIR)")
 			quiet := fs.Bool("quiet", false, "no progress bars")
 			return func(io *stdio, args []string) error {
 				args, err := parseInterspersed(fs, args)
