@@ -1,5 +1,7 @@
 package train
 
+import "math"
+
 // rollout holds one PPO iteration's moves: Steps × Games entries, entry
 // t·N + i being game i's move at step t. Values are from the view of the
 // player who moved; rewards are per player (South, North) as the env.Vec
@@ -112,12 +114,12 @@ func (ro *rollout) explainedVariance() float64 {
 		sd2 += d * d
 	}
 	if n < 2 {
-		return nan()
+		return math.NaN()
 	}
 	vr := sr2/n - (sr/n)*(sr/n)
 	vd := sd2/n - (sd/n)*(sd/n)
 	if vr <= 0 {
-		return nan()
+		return math.NaN()
 	}
 	return 1 - vd/vr
 }

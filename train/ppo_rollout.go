@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"time"
@@ -288,7 +289,7 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 			}
 			if p.NormalizeAdvantages && n > 1 {
 				mean := sum / float64(n)
-				sd := sqrt(max(sq/float64(n)-mean*mean, 0))
+				sd := math.Sqrt(max(sq/float64(n)-mean*mean, 0))
 				for j := 0; j < n; j++ {
 					s.mb.adv[j] = float32((float64(s.mb.adv[j]) - mean) / (sd + 1e-8))
 				}

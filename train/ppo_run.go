@@ -169,7 +169,7 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 	m.updateSteps, m.LR = us.steps, us.lr
 	m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL, m.clipFrac = us.policy, us.value, us.entropy, us.kl, us.clipFrac
 	if us.steps == 0 {
-		m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL, m.clipFrac, m.LR = nan(), nan(), nan(), nan(), nan(), nan()
+		m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL, m.clipFrac, m.LR = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	} else if math.IsNaN(m.PolicyLoss) || math.IsInf(m.PolicyLoss, 0) || math.IsNaN(m.ValueLoss) || math.IsInf(m.ValueLoss, 0) {
 		return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.PolicyLoss, m.ValueLoss)
 	}

@@ -2,10 +2,6 @@ package train
 
 import "math"
 
-func sqrt(x float64) float64 { return math.Sqrt(x) }
-
-func nan() float64 { return math.NaN() }
-
 // sampleMasked draws an action from the softmax of logits restricted to the
 // legal actions (mask entry not 0), with u uniform in [0, 1), and returns it
 // with its log-probability. Illegal actions have probability exactly zero:
