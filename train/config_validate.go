@@ -86,7 +86,7 @@ func (c *Config) Validate() error {
 		oneOf("encoding", c.Encoding, encodings),
 		oneOf("network.kind", c.Network.Kind, networkKinds),
 		intRange("network.width", c.Network.Width, 1, maxWidth),
-		intRange("network.depth", c.Network.Depth, 0, maxDepth),
+		intRange("network.depth", c.Network.Depth, 1, maxDepth),
 		intRange("search.sims", c.Search.Sims, 1, maxSims),
 		floatRange("search.c_puct", c.Search.CPuct, 0, 100, true, false),
 		floatRange("search.dirichlet_alpha", c.Search.DirichletAlpha, 0, 100, true, false),

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/urim-rl/urim/agents"
@@ -65,8 +66,8 @@ func (r *run) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResult, e
 		Games: e.Games, Store: filepath.Join(r.dir, "eval", "games.jsonl"),
 		Progress: r.progress(fmt.Sprintf("iter %d evaluation", it), "games"),
 	}
-	if len(players) < 2 {
-		return &evalResult{}, nil
+	if len(players) < 2 { // gating only: nothing to rate against
+		return &evalResult{elo: math.NaN(), lo: math.NaN(), hi: math.NaN()}, nil
 	}
 	res, err := evaluate.RunTournament(ctx, tc)
 	if err != nil {

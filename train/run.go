@@ -173,6 +173,9 @@ func (r *run) setup() error {
 	if err := writeBytes(filepath.Join(r.dir, configFile), effective); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	if err := noteVersion(r.dir, false); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
 	arch := nn.Arch{Kind: cfg.Network.Kind, Width: cfg.Network.Width, Depth: cfg.Network.Depth, LayerNorm: cfg.Network.LayerNorm}
 	if r.net, err = nn.New(arch, r.rules, r.enc, derive(cfg.Seed, 0x6e6574)); err != nil {
 		return &ConfigError{Key: "network", Err: err}
@@ -218,6 +221,9 @@ func (r *run) resume(st State, effective []byte) error {
 	}
 	if err := cleanRun(r.dir, st); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
+	}
+	if err := noteVersion(r.dir, true); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	ck, err := nn.Load(CheckpointPath(r.dir, st.Iteration))
 	if err != nil {

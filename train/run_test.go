@@ -46,7 +46,7 @@ func TestTinyRunWritesEveryOutput(t *testing.T) {
 	if sum.Iterations != 2 {
 		t.Errorf("%d iterations, want 2", sum.Iterations)
 	}
-	for _, f := range []string{"config.yaml", "state.json", "metrics.csv", "losses.png", "elo.png", "speed.png",
+	for _, f := range []string{"config.yaml", "version.txt", "state.json", "metrics.csv", "losses.png", "elo.png", "speed.png",
 		"checkpoints/iter-0000.ckpt", "checkpoints/iter-0001.ckpt", "checkpoints/iter-0002.ckpt",
 		"checkpoints/latest.ckpt", "checkpoints/best.ckpt", "replay-0002.bin", "selfplay/games.jsonl", "eval/games.jsonl"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {

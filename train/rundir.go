@@ -17,6 +17,7 @@ import (
 // A run directory holds:
 //
 //	config.yaml           the effective config
+//	version.txt           the build of each session
 //	state.json            the last completed iteration: the commit point
 //	metrics.csv           one row per completed iteration
 //	losses.png, elo.png, speed.png

@@ -62,7 +62,7 @@ func selfPlay(ctx context.Context, cfg *Config, g *env.Game, enc *env.Encoder, r
 	start := func(sl *slot) {
 		sl.id = next
 		next++
-		sl.opening = evaluate.RandomOpening(g, sp.OpeningPlies, derive(cfg.Seed, 0x6f70656e, uint64(it), uint64(sl.id)))
+		sl.opening = g.RandomOpening(sp.OpeningPlies, derive(cfg.Seed, 0x6f70656e, uint64(it), uint64(sl.id)))
 		sl.state = g.Start()
 		for _, a := range sl.opening {
 			sl.state.Play(a)
