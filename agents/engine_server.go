@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,9 +20,16 @@ const ProtocolVersion = 1
 // The session starts with an agent seeded with seed; each new game rebuilds
 // it with the seed given by "newgame seed=N", or else seed plus the number of
 // games started so far. Serve returns nil after "quit" or at the end
-// of r, and an error only when reading or writing fails; bad commands get an
-// "error ..." reply and the session goes on.
+// of r, and an error only when reading or writing fails; bad commands, and
+// lines longer than [MaxLineBytes], get an "error ..." reply and the session
+// goes on.
 func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
+	return serve(r, w, spec, seed, MaxLineBytes)
+}
+
+// serve is Serve with another line limit, so tests reach it with short
+// lines.
+func serve(r io.Reader, w io.Writer, spec string, seed uint64, maxLine int) error {
 	sp, err := ParseSpec(spec)
 	if err != nil {
 		return err
@@ -34,15 +42,29 @@ func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
 	srv.state = srv.game.Start()
 	defer srv.dropAgents()
 
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	lr := newLineReader(r, maxLine)
 	bw := bufio.NewWriter(w)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for {
+		line, err := lr.next(true)
+		var reply string
+		var quit bool
+		switch {
+		case errors.Is(err, errLineTooLong):
+			if head := strings.TrimSpace(line); head == "" || strings.HasPrefix(head, "#") {
+				continue // a comment, however long, gets no reply
+			}
+			reply = fmt.Sprintf("error line longer than %d bytes (the protocol's limit)", maxLine)
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return err
+		default:
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			reply, quit = srv.handle(line)
 		}
-		reply, quit := srv.handle(line)
 		if _, err := bw.WriteString(reply + "\n"); err != nil {
 			return err
 		}
@@ -53,7 +75,6 @@ func Serve(r io.Reader, w io.Writer, spec string, seed uint64) error {
 			return nil
 		}
 	}
-	return sc.Err()
 }
 
 // server is the state of one protocol session.
@@ -131,6 +152,9 @@ func (s *server) rules(args []string) error {
 func (s *server) newGame(args []string) error {
 	s.gameNo++
 	s.gameSeed = s.seed + s.gameNo
+	if len(args) > 1 {
+		return fmt.Errorf("newgame: want at most one seed=N, got %q", strings.Join(args, " "))
+	}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
 		if !ok || k != "seed" {
@@ -138,7 +162,7 @@ func (s *server) newGame(args []string) error {
 		}
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("newgame: seed %q is not a whole number", v)
+			return fmt.Errorf("newgame: seed %q is not a whole number from 0 to 18446744073709551615", v)
 		}
 		s.gameSeed = n
 	}
@@ -228,11 +252,16 @@ func (s *server) agentFor(args []string) (Agent, error) {
 	for k, v := range s.spec.Params {
 		params[k] = v
 	}
+	seen := map[string]bool{}
 	for _, opt := range args {
 		k, v, ok := strings.Cut(opt, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("option %q is not key=value", opt)
 		}
+		if seen[k] {
+			return nil, fmt.Errorf("option %s given twice", k)
+		}
+		seen[k] = true
 		if k == "time" {
 			if _, err := strconv.Atoi(v); err == nil {
 				v += "ms"

@@ -54,7 +54,7 @@ go
 		`error go: agents: bad spec "random:nosuch=1": unknown parameter nosuch *`,
 		`error env: unknown rules preset "urim9" *`,
 		`error env: bad position *`,
-		`error newgame: seed "x" is not a whole number`,
+		`error newgame: seed "x" is not a whole number from 0 to 18446744073709551615`,
 		"ok bye",
 	}
 	if len(got) != len(want) {

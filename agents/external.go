@@ -1,10 +1,10 @@
 package agents
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -196,20 +196,63 @@ func releaseEngine(p *engineProc) {
 	})
 }
 
-// engineProc is one running engine.
+// engineGrace bounds each wait for an engine that was told to quit or was
+// killed: to exit, and then to close its output.
+const engineGrace = time.Second
+
+// engineProc is one running engine. Its three pipes are plain files read by
+// goroutines of its own, so no wait depends on a process closing its end:
+// a child of the engine that keeps the output open (a shell script running
+// a program) cannot block a call, Close or the end of the command.
 type engineProc struct {
 	cmdline string
 	cmd     *exec.Cmd
-	in      io.WriteCloser
-	lines   chan string // reply lines, closed when the engine's output ends
+	in      *os.File    // the engine's standard input
+	out     *os.File    // the read end of its standard output
+	errOut  *os.File    // the read end of its standard error
+	lines   chan string // reply lines, closed when reading stops
+	readErr error       // why reading stopped (nil: end of output); set before lines is closed
 	stderr  *tailBuffer
-	rules   string // the rules line last sent ("" before any)
-	err     error  // set once the engine failed; it is not reused
-	done    chan struct{}
+	errDone chan struct{} // closed when its standard error ends
+	rules   string        // the rules line last sent ("" before any)
+	err     error         // set once the engine failed; it is not reused
+	done    chan struct{} // closed when the process has exited
 	waitErr error
+	// abort is closed when the engine is stopped or interrupted: a call
+	// waiting for a reply fails at once.
+	abort       chan struct{}
+	abortOnce   sync.Once
+	interrupted bool // set before abort is closed by an interrupt
 	// idleTimer stops the engine after it sat in the pool too long.
 	idleTimer *time.Timer
 	stopOnce  sync.Once
+}
+
+// liveEngines holds every engine process not yet stopped, for
+// [InterruptExternalEngines].
+var liveEngines = struct {
+	sync.Mutex
+	m map[*engineProc]bool
+}{m: map[*engineProc]bool{}}
+
+// InterruptExternalEngines kills every running engine process and its
+// children, in use or idle: calls waiting for a reply fail at once with an
+// error saying so. Commands call it on Ctrl-C, since engines run in process
+// groups of their own and do not receive the terminal's interrupt.
+func InterruptExternalEngines() {
+	liveEngines.Lock()
+	all := make([]*engineProc, 0, len(liveEngines.m))
+	for p := range liveEngines.m {
+		all = append(all, p)
+	}
+	liveEngines.Unlock()
+	for _, p := range all {
+		p.abortOnce.Do(func() {
+			p.interrupted = true
+			close(p.abort)
+		})
+		killProcessGroup(p.cmd.Process)
+	}
 }
 
 // startEngine runs cmdline and checks the protocol version.
@@ -219,29 +262,64 @@ func startEngine(cmdline string, timeout time.Duration) (*engineProc, error) {
 		return nil, fmt.Errorf("%w: empty command", ErrExternal)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	p := &engineProc{cmdline: cmdline, cmd: cmd, lines: make(chan string, 16), stderr: &tailBuffer{max: 2048}, done: make(chan struct{})}
-	in, err := cmd.StdinPipe()
-	if err != nil {
+	setProcessGroup(cmd)
+	p := &engineProc{cmdline: cmdline, cmd: cmd, lines: make(chan string, 16), stderr: &tailBuffer{max: 2048},
+		errDone: make(chan struct{}), done: make(chan struct{}), abort: make(chan struct{})}
+	var theirs []*os.File // the engine's ends, closed here once it started
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			theirs = append(theirs, r, w)
+		}
+		return r, w, err
+	}
+	closeAll := func() {
+		for _, f := range theirs {
+			_ = f.Close()
+		}
+	}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll()
 		return nil, fmt.Errorf("%w %q: %v", ErrExternal, cmdline, err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("%w %q: %v", ErrExternal, cmdline, err)
-	}
-	cmd.Stderr = p.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
+		closeAll()
 		return nil, fmt.Errorf("%w %q: cannot start: %v", ErrExternal, cmdline, err)
 	}
-	p.in = in
+	_, _, _ = inR.Close(), outW.Close(), errW.Close()
+	p.in, p.out, p.errOut = inW, outR, errR
+	liveEngines.Lock()
+	liveEngines.m[p] = true
+	liveEngines.Unlock()
 	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 0, 4096), 1<<20)
-		for sc.Scan() {
-			p.lines <- strings.TrimSpace(sc.Text())
-		}
-		close(p.lines)
 		p.waitErr = cmd.Wait()
 		close(p.done)
+	}()
+	go func() {
+		_, _ = io.Copy(p.stderr, errR)
+		close(p.errDone)
+	}()
+	go func() {
+		defer close(p.lines)
+		lr := newLineReader(outR, MaxLineBytes)
+		for {
+			line, err := lr.next(false)
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					p.readErr = err
+				}
+				return
+			}
+			select {
+			case p.lines <- strings.TrimSpace(line):
+			case <-p.abort:
+				return
+			}
+		}
 	}()
 	reply, err := p.call("urim "+strconv.Itoa(ProtocolVersion), timeout)
 	if err != nil {
@@ -257,26 +335,37 @@ func startEngine(cmdline string, timeout time.Duration) (*engineProc, error) {
 }
 
 // call sends one command and returns the reply line, turning "error ..."
-// replies, a dead engine and a timeout into errors.
+// replies, a dead engine, an over-long line, an interrupt and a timeout into
+// errors. A timeout bounds the write too, should the engine stop reading.
 func (p *engineProc) call(line string, timeout time.Duration) (string, error) {
 	if p.err != nil {
 		return "", p.err
 	}
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
-		return "", p.fail(fmt.Errorf("cannot send %q: %v", line, err))
-	}
 	var expire <-chan time.Time
+	deadline := time.Time{}
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expire = t.C
+		deadline = time.Now().Add(timeout)
+	}
+	_ = p.in.SetWriteDeadline(deadline)
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		if p.exited(engineGrace) {
+			err = p.fail(fmt.Errorf("exited (%v) before %q", p.waitErr, line))
+		} else {
+			err = p.fail(fmt.Errorf("cannot send %q: %v", line, err))
+		}
+		p.stop()
+		return "", err
 	}
 	for {
 		select {
 		case reply, ok := <-p.lines:
 			if !ok {
-				<-p.done
-				return "", p.fail(fmt.Errorf("exited (%v) after %q", p.waitErr, line))
+				err := p.fail(p.endError(line))
+				p.stop()
+				return "", err
 			}
 			if reply == "" || strings.HasPrefix(reply, "#") {
 				continue
@@ -286,6 +375,12 @@ func (p *engineProc) call(line string, timeout time.Duration) (string, error) {
 				return "", fmt.Errorf("%w %q: %q: %s", ErrExternal, p.cmdline, line, strings.TrimSpace(msg))
 			}
 			return reply, nil
+		case <-p.abort:
+			what := "stopped"
+			if p.interrupted {
+				what = "interrupted"
+			}
+			return "", p.fail(fmt.Errorf("%s while waiting for a reply to %q", what, line))
 		case <-expire:
 			err := p.fail(fmt.Errorf("no reply to %q within %v", line, timeout))
 			p.stop()
@@ -294,9 +389,41 @@ func (p *engineProc) call(line string, timeout time.Duration) (string, error) {
 	}
 }
 
+// endError says why the engine's output ended after line was sent.
+func (p *engineProc) endError(line string) error {
+	switch {
+	case errors.Is(p.readErr, errLineTooLong):
+		return fmt.Errorf("replied to %q with a line longer than %d bytes (the protocol's limit)", line, MaxLineBytes)
+	case p.readErr != nil:
+		return fmt.Errorf("cannot read its reply to %q: %v", line, p.readErr)
+	case p.exited(engineGrace):
+		return fmt.Errorf("exited (%v) after %q", p.waitErr, line)
+	}
+	return fmt.Errorf("closed its output after %q", line)
+}
+
+// exited reports whether the process exits within wait.
+func (p *engineProc) exited(wait time.Duration) bool {
+	select {
+	case <-p.done:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
 // fail marks the engine broken and returns err with the command line and
 // the end of the engine's standard error.
 func (p *engineProc) fail(err error) error {
+	select {
+	case <-p.done:
+		// It exited: let its last words reach the tail, within bounds.
+		select {
+		case <-p.errDone:
+		case <-time.After(engineGrace):
+		}
+	default:
+	}
 	msg := fmt.Sprintf("%v", err)
 	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
 		msg += "; its stderr ends: " + oneLine(tail)
@@ -308,27 +435,23 @@ func (p *engineProc) fail(err error) error {
 	return err
 }
 
-// stop asks the engine to quit, and kills it if it has not exited within a
-// second.
+// stop asks the engine to quit and kills its process group (what is left of
+// it) after a grace second; no step waits longer than that.
 func (p *engineProc) stop() error {
 	p.stopOnce.Do(func() {
+		_ = p.in.SetWriteDeadline(time.Now().Add(engineGrace))
 		_, _ = io.WriteString(p.in, "quit\n")
 		_ = p.in.Close()
-		// Drain the output (the reader must reach its end before Wait)
-		// until the engine exits.
-		kill := time.After(time.Second)
-		for {
-			select {
-			case _, ok := <-p.lines:
-				if !ok {
-					<-p.done
-					return
-				}
-			case <-kill:
-				_ = p.cmd.Process.Kill()
-				kill = nil
-			}
-		}
+		p.exited(engineGrace)
+		// Its children, if any, go with it, even after a clean exit.
+		killProcessGroup(p.cmd.Process)
+		p.exited(engineGrace)
+		p.abortOnce.Do(func() { close(p.abort) })
+		_ = p.out.Close()
+		_ = p.errOut.Close()
+		liveEngines.Lock()
+		delete(liveEngines.m, p)
+		liveEngines.Unlock()
 	})
 	return nil
 }

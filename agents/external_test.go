@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,10 @@ func testEngine(mode string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+		return 0
+	}
+	if mode == "sleep" {
+		time.Sleep(time.Hour)
 		return 0
 	}
 	in := bufio.NewScanner(os.Stdin)
@@ -54,6 +59,21 @@ func testEngine(mode string) int {
 				time.Sleep(time.Hour)
 			}
 			fmt.Println("ok")
+		case "spawn":
+			// A shell script running a program that hangs: the child
+			// inherits the engine's output and holds it open.
+			if strings.HasPrefix(line, "go") {
+				child := exec.Command(os.Args[0], "urim-test-engine", "sleep")
+				child.Stdout, child.Stderr = os.Stdout, os.Stderr
+				_ = child.Run()
+			}
+			fmt.Println("ok")
+		case "longline":
+			if strings.HasPrefix(line, "go") {
+				fmt.Println("bestmove 0 pv=" + strings.Repeat("0.", 1<<20)) // 2 MB
+			} else {
+				fmt.Println("ok")
+			}
 		case "refuse":
 			if strings.HasPrefix(line, "go") {
 				fmt.Println("error go: I would rather not")
@@ -205,4 +225,75 @@ func TestExternalFailures(t *testing.T) {
 			t.Errorf("%s: Act after Close succeeded", mode)
 		}
 	}
+}
+
+// within runs f and fails the test if it does not return within d: the
+// failures below used to hang forever.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
+// TestExternalChildHoldsOutput: an engine whose child hangs and keeps the
+// output pipe open is killed at its timeout with the child, and neither the
+// move nor Close waits for the pipe.
+func TestExternalChildHoldsOutput(t *testing.T) {
+	defer CloseExternalEngines()
+	a, err := newExternal(t, "spawn", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.MustGame(env.Urim).Start()
+	within(t, 20*time.Second, "Act", func() { // 1s timeout + 2 graces, with room for a loaded machine
+		_, err = a.Act(&s)
+	})
+	if !errors.Is(err, ErrExternal) || !strings.Contains(err.Error(), "no reply") {
+		t.Errorf("error %v, want ErrExternal saying no reply", err)
+	}
+	within(t, 10*time.Second, "Close", func() { a.Close() })
+}
+
+// TestExternalOverLongReply: a reply line over the protocol's limit is a
+// clear error, not a wait for an engine that waits for input.
+func TestExternalOverLongReply(t *testing.T) {
+	defer CloseExternalEngines()
+	a, err := newExternal(t, "longline", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.MustGame(env.Urim).Start()
+	within(t, 30*time.Second, "Act", func() { _, err = a.Act(&s) })
+	if !errors.Is(err, ErrExternal) || !strings.Contains(err.Error(), "longer than 1048576 bytes") {
+		t.Errorf("error %v, want ErrExternal naming the line limit", err)
+	}
+	within(t, 10*time.Second, "Close", func() { a.Close() })
+}
+
+// TestExternalInterrupt: InterruptExternalEngines (Ctrl-C in a command)
+// ends a wait that has no timeout.
+func TestExternalInterrupt(t *testing.T) {
+	defer CloseExternalEngines()
+	a, err := newExternal(t, "hang", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := env.MustGame(env.Urim).Start()
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		InterruptExternalEngines()
+	}()
+	within(t, 20*time.Second, "Act", func() { _, err = a.Act(&s) })
+	if !errors.Is(err, ErrExternal) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("error %v, want ErrExternal saying interrupted", err)
+	}
+	within(t, 10*time.Second, "Close", func() { a.Close() })
 }

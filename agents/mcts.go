@@ -11,12 +11,13 @@ import (
 
 func init() {
 	Register("mcts",
-		"UCT with random rollouts: sims=1000 (per move; no limit if only time is set), time=0s (per move, 0: none), "+
+		"UCT with random rollouts: sims=1000 (per move; 0: no limit, which needs time; 0 is the default when only time is set), "+
+			"time=0s (per move, 0: none), "+
 			"c=1.4, rollouts=1 (per leaf), cutoff=0 (plies per rollout, 0: to the end), threads=1 (root-parallel trees), "+
 			"reward=match_points (or win_loss, seed_margin), reuse=true (keep the subtree between moves)",
 		func(p *Params, seed uint64) (Agent, error) {
 			cfg := MCTSConfig{
-				Sims:    p.Int("sims", 0, 0, 1<<30),
+				Sims:    p.Int("sims", -1, 0, 1<<30), // -1: not given
 				Time:    p.Duration("time", 0),
 				C:       p.Float("c", 1.4, 0, 100),
 				Threads: p.Int("threads", 1, 1, 256),
@@ -29,8 +30,13 @@ func init() {
 			if err != nil {
 				p.fail("reward", reward, "match_points, win_loss or seed_margin")
 			}
-			if cfg.Sims == 0 && cfg.Time == 0 {
+			switch {
+			case cfg.Sims < 0 && cfg.Time == 0:
 				cfg.Sims = 1000
+			case cfg.Sims < 0:
+				cfg.Sims = 0
+			case cfg.Sims == 0 && cfg.Time == 0:
+				p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
 			}
 			cfg.Reward = kind
 			cfg.NewEvaluator = func(seed uint64) Evaluator {

@@ -215,6 +215,8 @@ func TestMCTSAllocatesNothingPerSimulation(t *testing.T) {
 func TestMCTSSpecErrors(t *testing.T) {
 	for spec, want := range map[string]string{
 		"mcts:sims=-1":       `sims="-1": want an integer from 0 to`,
+		"mcts:sims=0":        `sims="0": want a positive count (sims=0 means no limit and needs time=`,
+		"mcts:c=NaN":         `c="NaN": want a number from 0 to 100`,
 		"mcts:c=-2":          `c="-2": want a number from 0 to 100`,
 		"mcts:reward=points": `reward="points": want match_points, win_loss or seed_margin`,
 		"mcts:threads=0":     `threads="0": want an integer from 1 to 256`,
@@ -239,5 +241,16 @@ func TestMCTSTimeBudget(t *testing.T) {
 	}
 	if sims := m.(agents.Searcher).LastSearch().Depth; sims < 16 {
 		t.Fatalf("%d simulations in 30ms, want at least a few dozen", sims)
+	}
+}
+
+// TestMCTSSimsZero: sims=0 has one meaning, no limit, and so needs a time.
+func TestMCTSSimsZero(t *testing.T) {
+	for _, spec := range []string{"mcts:sims=0,time=5ms", "mcts:time=5ms"} {
+		a, err := agents.New(spec, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		agents.Close(a)
 	}
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,15 +139,17 @@ func (p *Params) Int(key string, def, lo, hi int) int {
 	return n
 }
 
-// Float returns the float parameter key, def when absent; it must lie in
-// [lo, hi].
+// Float returns the float parameter key, def when absent; it must be a
+// finite number in [lo, hi] (NaN and ±Inf are refused).
 func (p *Params) Float(key string, def, lo, hi float64) float64 {
 	v, ok := p.lookup(key)
 	if !ok {
 		return def
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < lo || f > hi {
+	// !(f >= lo && f <= hi) also refuses NaN, for which every comparison
+	// is false; ±Inf lies outside every finite range.
+	if err != nil || !(f >= lo && f <= hi) || math.IsInf(f, 0) {
 		p.fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
 		return def
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,5 +64,14 @@ func TestEnv(t *testing.T) {
 		if r.BatchSteps != int64((64+r.N-1)/r.N) || r.StepsPerSec <= 0 || r.ObsDim <= 0 || (r.Workers == 2 && r.Speedup <= 0) {
 			t.Errorf("row %+v", r)
 		}
+	}
+}
+
+// TestPlayoutsZeroDuration: even a deadline already past gives finite rates
+// (one round of games per thread), so JSON can hold them.
+func TestPlayoutsZeroDuration(t *testing.T) {
+	r := Playouts(env.MustGame(env.Urim), 0, 2)
+	if r.Games == 0 || math.IsInf(r.MovesPerSecPerCore, 0) || math.IsNaN(r.MovesPerGame) {
+		t.Errorf("%+v", r)
 	}
 }

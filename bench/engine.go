@@ -34,7 +34,10 @@ func Playouts(g *env.Game, d time.Duration, threads int) EngineResult {
 		go func(t int) {
 			defer wg.Done()
 			rng := uint64(0x9E3779B97F4A7C15) + uint64(t)*0xBF58476D1CE4E5B9
-			for time.Now().Before(deadline) {
+			// At least one round of games, even if the goroutine starts
+			// after the deadline (a loaded machine, the race detector):
+			// rates over zero games would be NaN or infinite.
+			for first := true; first || time.Now().Before(deadline); first = false {
 				// Check the clock every 64 games only: it costs more than a move.
 				for range 64 {
 					s := g.Start()

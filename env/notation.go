@@ -22,7 +22,7 @@ var ErrNotation = errors.New("env: bad position")
 // rule needs: "h:" followed by the board after the last capture (or at the
 // start), a colon, and the actions played since, separated by dots:
 //
-//	4,4,0,5,5,5/5,5,4,4,4,4 0-0 S 2 h:4,4,4,4,4,4/4,4,4,4,4,4:3.2
+//	3,3,3,0,4,4/4,3,0,4,4,4 0-0 S 2 h:3,3,3,3,3,3/3,3,3,3,3,3:3.2
 func (s State) String() string {
 	if s.g == nil {
 		return "<no position>"

@@ -228,7 +228,8 @@ func FuzzPlay(f *testing.F) {
 // state.
 func FuzzParsePosition(f *testing.F) {
 	f.Add("3,3,3,3,3,3/3,3,3,3,3,3 0-0 S 0")
-	f.Add("4,4,0,5,5,5/5,5,4,4,4,4 0-0 S 2 h:4,4,4,4,4,4/4,4,4,4,4,4:3.2")
+	f.Add(historyExample().String())                                       // generated, so it is a position the engine reaches
+	f.Add("4,4,0,5,5,5/5,5,4,4,4,4 0-0 S 2 h:4,4,4,4,4,4/4,4,4,4,4,4:3.2") // 49 seeds: refused
 	f.Add("1,0,0,0,0,0/1,0,0,0,0,0 17-17 S 0")
 	f.Add("0,0,0,0,0,0/0,0,0,0,0,0 27-9 N 40")
 	g := MustGame(Urim)

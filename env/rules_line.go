@@ -46,11 +46,16 @@ func ParseRulesLine(line string) (Rules, error) {
 	if err != nil {
 		return r, err
 	}
+	seen := map[string]bool{}
 	for _, kv := range f {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			return r, fmt.Errorf("rules: %q is not key=value", kv)
 		}
+		if seen[k] {
+			return r, fmt.Errorf("rules: %s given twice", k)
+		}
+		seen[k] = true
 		var err error
 		switch k {
 		case "name":

@@ -64,10 +64,14 @@ type Vec struct {
 
 // NewVec returns a batch of n games of g, each at the start of its first
 // episode (after its random opening, if any). Call Close when done with it
-// to stop its workers.
+// to stop its workers. A batch that needs more than [VecMaxBytes] is
+// refused.
 func NewVec(g *Game, n int, opt VecOptions) (*Vec, error) {
 	opt, err := opt.normalize(g, n)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckVecMemory(g, n, opt); err != nil {
 		return nil, err
 	}
 	v := &Vec{g: g, n: n, p: g.p, opt: opt, enc: NewEncoder(g, opt.Encoding)}

@@ -85,11 +85,11 @@ func (p *Player) UnmarshalYAML(n *yaml.Node) error {
 
 // LoadConfig reads a tournament config from a YAML file; see [ParseConfig].
 func LoadConfig(path string) (Config, error) {
-	cfg := DefaultConfig()
+	cfg := fileConfig(DefaultConfig())
 	if err := config.DecodeFile(path, &cfg); err != nil {
-		return cfg, fmt.Errorf("evaluate: config %w", err)
+		return Config(cfg), fmt.Errorf("evaluate: config %w", err)
 	}
-	return cfg, nil
+	return Config(cfg), nil
 }
 
 // ParseConfig reads a tournament config from YAML with the strict decoder
@@ -99,9 +99,23 @@ func LoadConfig(path string) (Config, error) {
 // default, then validates it ([Config.Validate]). Every error names the
 // file, the line and the key.
 func ParseConfig(data []byte, file string) (Config, error) {
-	cfg := DefaultConfig()
+	cfg := fileConfig(DefaultConfig())
 	if err := config.DecodeBytes(data, file, &cfg); err != nil {
-		return cfg, fmt.Errorf("evaluate: config %w", err)
+		return Config(cfg), fmt.Errorf("evaluate: config %w", err)
 	}
-	return cfg, nil
+	return Config(cfg), nil
+}
+
+// fileConfig is a Config read from YAML. An absent key keeps its default,
+// so a written zero is the user's own value: "games: 0" is refused as
+// --games 0 is, rather than meaning DefaultGames as the zero of a Config
+// built in Go does.
+type fileConfig Config
+
+// Validate refuses a written games of 0, then validates as Config.
+func (c *fileConfig) Validate() error {
+	if c.Games == 0 {
+		return config.Errorf("games", "0 games: give at least 1 (leave the key out for %d)", DefaultGames)
+	}
+	return (*Config)(c).Validate()
 }

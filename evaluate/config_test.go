@@ -126,3 +126,16 @@ func TestShippedConfigs(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestConfigGamesZero checks that "games: 0" in a file is an error, as
+// --games 0 is, instead of meaning DefaultGames.
+func TestConfigGamesZero(t *testing.T) {
+	_, err := ParseConfig([]byte("agents: [random, greedy]\ngames: 0\n"), "t.yaml")
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:2: games: 0 games") {
+		t.Fatalf("games: 0 gave %v", err)
+	}
+	cfg, err := ParseConfig([]byte("agents: [random, greedy]\n"), "t.yaml")
+	if err != nil || cfg.Games != DefaultGames {
+		t.Fatalf("absent games: %d, %v", cfg.Games, err)
+	}
+}

@@ -52,6 +52,21 @@ func WriteMarkdown(w io.Writer, res *Result) error {
 		}
 		ew.printf("\n")
 	}
+	if sweeps := res.Sweeps(); len(sweeps) > 0 {
+		prior := c.PriorDraws
+		if prior == 0 {
+			prior = DefaultPriorDraws
+		}
+		ew.printf("## Clean sweeps\n\nNo game bounds the gap of a pairing one agent won outright: the %g virtual draw(s) per pairing "+
+			"(prior_draws) set it and pull the two together. Read these gaps as lower bounds.\n\n", prior)
+		ew.printf("| winner | loser | games | gap | ± | gap with half the virtual draws | pull | this pairing alone |\n")
+		ew.printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, s := range sweeps {
+			ew.printf("| %s | %s | %d-0 | %+.0f | %.0f | %+.0f | %.0f | %+.0f |\n", mdEscape(s.Winner), mdEscape(s.Loser), s.Games,
+				s.Gap, s.GapSE, s.HalfPriorGap, s.Pull, s.AloneGap)
+		}
+		ew.printf("\n")
+	}
 	if r := res.Ratings; r != nil && len(r.Players) > 1 {
 		order := r.order()
 		ew.printf("## Probability that the row agent is stronger\n\n|  |")

@@ -165,7 +165,9 @@ const storeSaveEvery = 30 * time.Second
 // Games found in cfg.Store are reused; the rest are played in parallel and
 // added to it. The games depend only on cfg (seed, agents, rules, openings),
 // never on the number of workers. If ctx is cancelled or a game fails, the
-// games finished so far are still saved to the store.
+// games finished so far are still saved to the store, and the result
+// returned with the error is not summarised: only its Played and Reused
+// counts (how far the run got) are meaningful.
 func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -181,20 +183,25 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	open := &openings{g: g, plies: cfg.OpeningPlies, seed: cfg.Seed}
-	var jobs []job
-	for _, p := range cfg.Pairings() {
-		for i := range cfg.Games {
-			jobs = append(jobs, pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i, cfg.Paired))
-		}
+	pairings := cfg.Pairings()
+	if err := checkSize(cfg.Games, len(pairings)); err != nil {
+		return nil, err
 	}
-	res := &Result{Config: cfg, Games: make([]Record, len(jobs))}
+	// Jobs are made when needed, not all up front.
+	total := len(pairings) * cfg.Games
+	jobAt := func(i int) job {
+		p := pairings[i/cfg.Games]
+		return pairJob(cfg.Agents[p[0]], cfg.Agents[p[1]], cfg.Seed, i%cfg.Games, cfg.Paired)
+	}
+	res := &Result{Config: cfg, Games: make([]Record, total)}
 	for _, p := range cfg.Agents {
 		res.Players = append(res.Players, p.Label())
 	}
 	rulesName, maxPlies := rulesKey(g.Name(), customRules(g)), g.Rules().MaxPlies
 	var todo []int
-	for i, j := range jobs {
+	for i := range total {
 		if store != nil {
+			j := jobAt(i)
 			if rec, ok := store.Lookup(gameKey(rulesName, maxPlies, j.specs, j.seed, open.get(j.open))); ok {
 				rec.Players, rec.Index = j.names, j.index
 				res.Games[i] = rec
@@ -208,7 +215,7 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	lastSave := time.Now()
 	err = runJobs(ctx, len(todo), cfg.workers(), false,
 		func(ctx context.Context, k int) (Record, error) {
-			j := jobs[todo[k]]
+			j := jobAt(todo[k])
 			return playJob(ctx, g, j, open.get(j.open))
 		},
 		func(k int, rec Record) bool {
@@ -229,11 +236,11 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 		})
 	if store != nil {
 		if serr := store.Save(); serr != nil && err == nil {
-			err = serr
+			err = rescueStore(store, serr)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return res, err // Played and Reused say how far it got
 	}
 	if err := res.summarize(); err != nil {
 		return res, err

@@ -22,6 +22,7 @@ func init() {
 Examples:
   urim bench engine --rules oware
   urim bench engine --rules urim --json`,
+		sub: func(string) bool { return true },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			return func(io *stdio, args []string) error {
 				if len(args) == 0 {

@@ -48,9 +48,16 @@ func barProgress(bar *progressbar.ProgressBar) func(done, total int) {
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	data, err := json.MarshalIndent(v, "", "  ")
+	var bad *json.UnsupportedValueError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("a figure is %s: the run was too short to measure it; give it more time", bad.Str)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // flushWithFooter flushes a table and notes the Go version and cores.

@@ -32,8 +32,11 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				if *threads < 1 {
-					return usageErrorf("--threads must be at least 1")
+				if err := checkBenchWorkers("threads", *threads); err != nil {
+					return err
+				}
+				if err := checkBenchDuration("duration", *duration); err != nil {
+					return err
 				}
 				games, err := benchGames(*rules)
 				if err != nil {

@@ -51,6 +51,11 @@ Examples:
 				if err != nil {
 					return err
 				}
+				for _, n := range o.N { // before the first run, not after
+					if err := env.CheckVecMemory(g, n, env.VecOptions{Encoding: o.Encoding, AutoReset: o.AutoReset}); err != nil {
+						return usageErrorf("--n %d: %v", n, err)
+					}
+				}
 				o.Progress = barProgress(benchBar(io.err, *quiet, len(o.N)*len(o.Workers), "bench env", "runs"))
 				rows, err := bench.Env(g, o)
 				if err != nil {
@@ -100,8 +105,15 @@ func (f *envBenchFlags) options() (bench.EnvOptions, error) {
 	if o.AutoReset, err = env.ParseAutoReset(f.autoReset); err != nil {
 		return o, usageErrorf("--autoreset: %v", err)
 	}
-	if f.duration <= 0 && f.steps <= 0 {
-		return o, usageErrorf("--duration or --steps must be positive")
+	for _, w := range o.Workers {
+		if err := checkBenchWorkers("workers", w); err != nil {
+			return o, err
+		}
+	}
+	if f.steps == 0 {
+		if err := checkBenchDuration("duration", f.duration); err != nil {
+			return o, err
+		}
 	}
 	if f.steps < 0 || f.opening < 0 {
 		return o, usageErrorf("--steps and --opening must not be negative")

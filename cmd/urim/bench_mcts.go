@@ -151,6 +151,12 @@ func (f *mctsBenchFlags) options() (bench.MCTSOptions, error) {
 	if o.Sims < 1 || o.Threads < 1 || o.Moves < 1 || o.C < 0 {
 		return o, usageErrorf("--sims, --threads and --moves must be at least 1, --c at least 0")
 	}
+	if err := checkBenchWorkers("threads", o.Threads); err != nil {
+		return o, err
+	}
+	if err := checkBenchDuration("baseline", f.baseline); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 
@@ -177,6 +183,9 @@ func (f *alphaBetaBenchFlags) options() (bench.AlphaBetaOptions, error) {
 	o := f.opts
 	if o.Depth < 1 || o.Depth > agents.MaxAlphaBetaDepth || o.TTBits < 0 || o.TTBits > 28 || o.Positions < 1 {
 		return o, usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", agents.MaxAlphaBetaDepth)
+	}
+	if err := checkBenchDuration("baseline", f.baseline); err != nil {
+		return o, err
 	}
 	return o, nil
 }

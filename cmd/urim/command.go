@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,9 @@ type command struct {
 	// setup binds the flags and returns the function that does the work with
 	// the remaining arguments.
 	setup func(fs *flag.FlagSet) func(io *stdio, args []string) error
+	// sub reports whether a first argument names a subcommand, which then
+	// parses the arguments after it itself (nil: none does).
+	sub func(arg string) bool
 }
 
 // stdio carries the streams a command reads and writes, so tests use buffers.
@@ -54,6 +58,9 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 			return 0
 		}
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(errw, "urim: unknown command %q\n\n", args[0])
@@ -80,15 +87,19 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	// Parse reports a bad flag itself; the usage is printed here, once, to
 	// standard output for --help and to standard error otherwise.
 	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args, c.sub)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(std.out)
 			return 0
 		}
+		if errors.Is(err, errNonFinite) {
+			fmt.Fprintf(std.err, "%s: %v\n", path, err)
+		}
 		usage(std.err)
 		return 2
 	}
-	if err := do(std, fs.Args()); err != nil {
+	if err := do(std, pos); err != nil {
 		var code exitCode
 		if errors.As(err, &code) {
 			return int(code)
@@ -102,6 +113,46 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	}
 	return 0
 }
+
+// parseArgs parses flags before, between and after the positional
+// arguments, which it returns ("--" ends the flags). When sub claims the
+// first positional argument, the rest is left to that subcommand unparsed.
+// A float flag set to NaN or ±Inf is an error: such a value passes every
+// range check written as x < lo || x > hi.
+func parseArgs(fs *flag.FlagSet, args []string, sub func(string) bool) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		if len(pos) == 0 && sub != nil && sub(rest[0]) {
+			pos = rest
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
+			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				bad = fmt.Errorf("%w: -%s %s", errNonFinite, f.Name, f.Value)
+			}
+		}
+	})
+	return pos, bad
+}
+
+// errNonFinite is the error of a float flag set to NaN or ±Inf.
+var errNonFinite = errors.New("want a finite number")
 
 // exitCode is returned by a command that has already reported its failure
 // and wants only the exit status passed on.
@@ -126,5 +177,6 @@ func printCommands(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(w, "\nRun 'urim <command> --help' for a command's flags and examples.")
+	fmt.Fprintln(w, "\nFlags may come before or after the arguments. Run 'urim <command> --help' for a command's flags and examples;")
+	fmt.Fprintln(w, "'urim --version' prints the version.")
 }

@@ -41,7 +41,7 @@ Examples:
 				if err != nil {
 					return usageErrorf("%v", err)
 				}
-				p := &playSession{g: g, s: s, start: *position, out: io.out, letter: [2]byte{'a', 'A'},
+				p := &playSession{g: g, s: s, start: *position, rulesArg: *rules, out: io.out, letter: [2]byte{'a', 'A'},
 					in: bufio.NewScanner(strings.NewReader(""))}
 				for side, spec := range [2]string{*south, *north} {
 					// The sides get different seeds, so two copies of one

@@ -36,10 +36,6 @@ Examples:
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			seed := fs.Uint64("seed", 1, "seed of the agent at the start (the n-th newgame without a seed uses seed+n)")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
 				if len(args) != 1 {
 					return usageErrorf("want one agent spec, got %d (%q)", len(args), args)
 				}

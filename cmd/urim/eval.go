@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"github.com/urim-rl/urim/agents"
@@ -46,6 +47,7 @@ Examples:
   urim eval --config configs/bench-classical.yaml --output results/classical
   urim eval --agents mcts:sims=400,c=1.0,random --gauntlet --store games.jsonl
   urim eval sprt --elo1 20 mcts:sims=800 mcts:sims=400`,
+		sub: func(arg string) bool { return arg == "sprt" },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			m := &matchOptions{}
 			m.bind(fs, true)
@@ -70,6 +72,14 @@ Examples:
 				}
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
+				}
+				gamesSet := false
+				fs.Visit(func(f *flag.Flag) { gamesSet = gamesSet || f.Name == "games" })
+				if gamesSet {
+					// The parity is checked with the config's pairing.
+					if err := checkGames(fc.Games, false); err != nil {
+						return err
+					}
 				}
 				var cfg evaluate.Config
 				switch {
@@ -103,6 +113,17 @@ Examples:
 				if err := cfg.LoadRules(); err != nil {
 					return err
 				}
+				// Outputs are checked before any game is played.
+				if cfg.Output != "" {
+					if err := evaluate.CheckWritableDir(cfg.Output); err != nil {
+						return err
+					}
+				}
+				if cfg.Store != "" {
+					if err := evaluate.CheckWritableDir(filepath.Dir(cfg.Store)); err != nil {
+						return err
+					}
+				}
 				if !m.quiet {
 					cfg.Progress = evaluate.ProgressBar(io.err, "tournament")
 				}
@@ -110,25 +131,39 @@ Examples:
 				defer stop()
 				defer agents.CloseExternalEngines()
 				res, err := evaluate.RunTournament(ctx, cfg)
+				if err != nil && ctx.Err() != nil {
+					return interrupted(io, "urim eval", res, cfg.Store)
+				}
 				if err != nil {
 					return err
 				}
 				if res.Reused > 0 {
 					fmt.Fprintf(io.err, "urim eval: reused %d stored games, played %d\n", res.Reused, res.Played)
 				}
+				var reportErr error
 				if cfg.Output != "" {
-					paths, err := evaluate.WriteReports(cfg.Output, res)
-					if err != nil {
-						return err
-					}
+					paths, fallback, err := evaluate.SaveReports(cfg.Output, res)
 					for _, p := range paths {
 						fmt.Fprintf(io.err, "urim eval: wrote %s\n", p)
 					}
+					if err != nil && fallback != "" {
+						fmt.Fprintf(io.err, "urim eval: %v\nurim eval: the results are saved in %s instead\n", err, fallback)
+					} else if err != nil {
+						fmt.Fprintf(io.err, "urim eval: %v\n", err)
+					}
+					// The report still goes to standard output, and then
+					// the command fails.
+					reportErr = err
 				}
 				if *asJSON {
-					return evaluate.WriteJSON(io.out, res)
+					err = evaluate.WriteJSON(io.out, res)
+				} else {
+					err = evaluate.WriteMarkdown(io.out, res)
 				}
-				return evaluate.WriteMarkdown(io.out, res)
+				if err == nil && reportErr != nil {
+					return exitCode(1)
+				}
+				return err
 			}
 		},
 	})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
@@ -47,10 +47,6 @@ Examples:
 			m.bind(fs, true)
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
 			return func(io *stdio, args []string) error {
-				args, err := interspersed(fs, args, io.out)
-				if err != nil {
-					return err
-				}
 				if len(args) != 2 {
 					return usageErrorf("want two agents, got %d (%q)", len(args), args)
 				}
@@ -76,12 +72,27 @@ type matchOptions struct {
 	quiet bool
 }
 
+// checkGames checks --games: one meaning everywhere, a count of at least 1
+// (even when paired), at most evaluate.MaxTournamentGames.
+func checkGames(games int, paired bool) error {
+	switch {
+	case games < 1:
+		return usageErrorf("--games %d: want at least 1 game per pairing", games)
+	case games > evaluate.MaxTournamentGames:
+		return usageErrorf("--games %d: a tournament plays at most %d games (each is kept in memory for the report); "+
+			"split the run into smaller ones that share a store (urim eval --store)", games, evaluate.MaxTournamentGames)
+	case paired && games%2 != 0:
+		return usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", games)
+	}
+	return nil
+}
+
 // bind binds the flags; --games only when the command plays a fixed number.
 func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 	m.cfg = evaluate.DefaultConfig()
 	s := &m.cfg.Setup
 	if games {
-		fs.IntVar(&m.cfg.Games, "games", m.cfg.Games, "games to play (per pairing)")
+		fs.IntVar(&m.cfg.Games, "games", m.cfg.Games, "games to play per pairing: at least 1, even when --paired")
 	}
 	fs.StringVar(&s.Rules, "rules", s.Rules, "rules: a preset ("+strings.Join(env.PresetNames(), ", ")+") or a YAML file of custom rules")
 	fs.IntVar(&s.MaxPlies, "max-plies", s.MaxPlies, "cap every game at this many plies (0: the rules' own)")
@@ -97,37 +108,45 @@ func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 // config key) they set.
 var flagAliases = map[string]string{"openings": "opening-plies", "out": "output", "gauntlet": "format"}
 
-// interspersed parses flags that follow positional arguments too, and
-// returns the positional ones.
-func interspersed(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "--":
-			return append(pos, args[1:]...), nil
-		case len(a) > 1 && a[0] == '-':
-			if err := fs.Parse(args); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					fs.SetOutput(out)
-					fs.Usage()
-					return nil, exitCode(0)
-				}
-				return nil, exitCode(2)
-			}
-			args = fs.Args()
-		default:
-			pos = append(pos, a)
-			args = args[1:]
-		}
-	}
-	return pos, nil
-}
-
 // interruptible returns a context cancelled by Ctrl-C, so a long run stops
 // between games and still saves its store.
+// Ctrl-C also kills the external engines (which run in process groups of
+// their own, out of the terminal's reach), so no game waits for a reply.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	var done atomic.Bool
+	go func() {
+		<-ctx.Done()
+		if !done.Load() {
+			agents.InterruptExternalEngines()
+		}
+	}()
+	return ctx, func() {
+		done.Store(true)
+		stop()
+	}
+}
+
+// interrupted reports a run stopped by Ctrl-C: how far it got, what was
+// saved and how to resume; the exit status is 130, as for a shell's
+// interrupted command.
+func interrupted(io *stdio, cmd string, res *evaluate.Result, store string) error {
+	played, reused := 0, 0
+	if res != nil {
+		played, reused = res.Played, res.Reused
+	}
+	fmt.Fprintf(io.err, "\n%s: interrupted after %d finished games", cmd, played)
+	if reused > 0 {
+		fmt.Fprintf(io.err, " (and %d reused from the store)", reused)
+	}
+	if store != "" {
+		fmt.Fprintf(io.err, ".\n%s: they are saved in %s; run the same command again to resume (stored games are not replayed).\n", cmd, store)
+	} else if cmd == "urim match" {
+		fmt.Fprintf(io.err, "; nothing was saved.\n%s: it keeps no games; 'urim eval --agents A,B --store FILE' plays the same games and keeps them, so that running it again resumes.\n", cmd)
+	} else {
+		fmt.Fprintf(io.err, "; nothing was saved.\n%s: give --store FILE to keep finished games, so that running the command again resumes.\n", cmd)
+	}
+	return exitCode(130)
 }
 
 // matchSummary is what urim match prints.
@@ -148,11 +167,8 @@ type matchSummary struct {
 }
 
 func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
-	if m.cfg.Paired && m.cfg.Games%2 != 0 {
-		return nil, usageErrorf("--games %d is odd: paired openings need an even number (or --paired=false)", m.cfg.Games)
-	}
-	if m.cfg.Games < 1 {
-		return nil, usageErrorf("--games must be at least 1")
+	if err := checkGames(m.cfg.Games, m.cfg.Paired); err != nil {
+		return nil, err
 	}
 	players := evaluate.PlayersFromSpecs([]string{a, b})
 	cfg := m.cfg
@@ -167,6 +183,9 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 	defer stop()
 	defer agents.CloseExternalEngines()
 	res, err := evaluate.RunTournament(ctx, cfg)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(io, "urim match", res, "")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ Examples:
   urim nn new --arch resmlp --width 128 --depth 4 --layernorm --encoding thermometer --out res.ckpt
   urim nn info net.ckpt
   urim nn export net.ckpt --npz net.npz`,
+		sub: func(string) bool { return true },
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			return func(io *stdio, args []string) error {
 				names := make([]string, 0, len(nnCommands))
@@ -129,7 +130,7 @@ Example:
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			out := fs.String("npz", "", "the .npz file to write (required)")
 			return func(io *stdio, args []string) error {
-				path, err := nnCheckpointArg(fs, args)
+				path, err := nnCheckpointArg(args)
 				if err != nil {
 					return err
 				}
@@ -178,7 +179,7 @@ Example:
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			asJSON := fs.Bool("json", false, "print JSON")
 			return func(io *stdio, args []string) error {
-				path, err := nnCheckpointArg(fs, args)
+				path, err := nnCheckpointArg(args)
 				if err != nil {
 					return err
 				}
@@ -217,17 +218,10 @@ Example:
 	}
 }
 
-// nnCheckpointArg returns the one checkpoint argument, parsing the flags
-// that follow it ("urim nn export CKPT --npz OUT").
-func nnCheckpointArg(fs *flag.FlagSet, args []string) (string, error) {
-	if len(args) == 0 {
-		return "", usageErrorf("name one checkpoint file")
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		return "", usageErrorf("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return "", usageErrorf("unexpected arguments %q after the checkpoint", fs.Args())
+// nnCheckpointArg returns the one checkpoint argument.
+func nnCheckpointArg(args []string) (string, error) {
+	if len(args) != 1 {
+		return "", usageErrorf("name one checkpoint file (got %d arguments)", len(args))
 	}
 	return args[0], nil
 }

@@ -42,6 +42,13 @@ func TestNNNewInfoExport(t *testing.T) {
 	if st, err := os.Stat(npz); err != nil || st.Size() == 0 {
 		t.Fatalf("no npz: %v", err)
 	}
+	// Flags before the checkpoint work too.
+	if code, _, errs = runCLI(t, "", "nn", "export", "--npz", filepath.Join(dir, "b.npz"), ckpt); code != 0 {
+		t.Fatalf("export, flags first: exit %d: %s", code, errs)
+	}
+	if code, _, errs = runCLI(t, "", "nn", "export", ckpt, "extra", "--npz", npz); code != 2 || !strings.Contains(errs, "one checkpoint") {
+		t.Fatalf("two arguments: exit %d: %s", code, errs)
+	}
 }
 
 func TestNNErrors(t *testing.T) {

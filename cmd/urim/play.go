@@ -67,16 +67,19 @@ type playOptions struct {
 
 // playSession is one game at the terminal.
 type playSession struct {
-	g      *env.Game
-	s      env.State
-	start  string          // --position text, for the replay line
-	agents [2]agents.Agent // the agent of each side that no person plays
-	human  [2]bool         // which sides people play
-	names  [2]string       // "South (you)", "North (mcts:sims=1000)"
-	in     *bufio.Scanner
-	out    io.Writer
-	moves  []int
-	letter [2]byte // 'a' for South, 'A' for North
+	g     *env.Game
+	s     env.State
+	start string // --position text, for the replay line
+	// rulesArg is the --rules value the game was loaded from (a preset or
+	// a file), which the replay line repeats.
+	rulesArg string
+	agents   [2]agents.Agent // the agent of each side that no person plays
+	human    [2]bool         // which sides people play
+	names    [2]string       // "South (you)", "North (mcts:sims=1000)"
+	in       *bufio.Scanner
+	out      io.Writer
+	moves    []int
+	letter   [2]byte // 'a' for South, 'A' for North
 }
 
 func runPlay(io *stdio, o *playOptions) error {
@@ -92,7 +95,7 @@ func runPlay(io *stdio, o *playOptions) error {
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	p := &playSession{g: g, s: s, start: o.position, in: bufio.NewScanner(io.in), out: io.out, letter: [2]byte{'a', 'A'}}
+	p := &playSession{g: g, s: s, start: o.position, rulesArg: *o.rules, in: bufio.NewScanner(io.in), out: io.out, letter: [2]byte{'a', 'A'}}
 	p.human = [2]bool{true, true}
 	p.names = [2]string{"South", "North"}
 	if o.opponent != "human" {
@@ -366,9 +369,13 @@ func (p *playSession) replayLine() {
 	for i, a := range p.moves {
 		parts[i] = strconv.Itoa(a)
 	}
-	cmd := fmt.Sprintf("urim replay --rules %s --moves %s", p.g.Name(), strings.Join(parts, ","))
+	rules := p.rulesArg
+	if rules == "" {
+		rules = p.g.Name()
+	}
+	cmd := fmt.Sprintf("urim replay --rules %s --moves %s", shellQuote(rules), strings.Join(parts, ","))
 	if p.start != "" {
-		cmd += fmt.Sprintf(" --position '%s'", p.start)
+		cmd += " --position " + shellQuote(p.start)
 	}
 	fmt.Fprintf(p.out, "Moves: %s\n", cmd)
 }
@@ -394,4 +401,19 @@ func orList(xs []int) string {
 		return strings.Join(parts, "")
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but letters,
+// digits and -_./,:=+.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./,:=+", r)) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -16,8 +17,9 @@ func init() {
 		name:  "replay",
 		usage: "[--rules PRESET] [--moves 0,3,5,...] [--position NOTATION]",
 		short: "replay games given as action lists and print every position as JSON Lines",
-		long: `Replays games given as comma-separated actions (relative pit indices 0..P-1 of the
-player to move) and prints one JSON object per position, the start included:
+		long: `Replays games given as actions separated by commas or spaces (relative pit
+indices 0..P-1 of the player to move; the moves column of games.csv works as
+it is) and prints one JSON object per position, the start included:
 
 (the schema is env.PositionRecord)
 
@@ -48,7 +50,7 @@ Examples:
   urim replay --moves 5 --position '3,3,3,3,3,3/3,3,3,3,3,3 0-0 S 0'`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			rules := rulesFlag(fs)
-			moves := fs.String("moves", "", "one game as comma-separated actions (default: read games from standard input)")
+			moves := fs.String("moves", "", "one game as actions separated by commas or spaces (not given: read games from standard input; empty: an error)")
 			position := fs.String("position", "", "start every game from this position (notation, see docs/rules.md)")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
@@ -64,7 +66,12 @@ Examples:
 				}
 				w := bufio.NewWriter(io.out)
 				defer w.Flush()
-				if *moves != "" {
+				movesSet := false
+				fs.Visit(func(f *flag.Flag) { movesSet = movesSet || f.Name == "moves" })
+				if movesSet {
+					if strings.TrimSpace(*moves) == "" {
+						return usageErrorf("--moves is empty: give actions such as --moves 0,3,5, or leave --moves out to read games from standard input")
+					}
 					return replayGame(w, start, 0, *moves)
 				}
 				sc := bufio.NewScanner(io.in)
@@ -95,11 +102,10 @@ func replayGame(w *bufio.Writer, start env.State, game int, moves string) error 
 	if err := enc.Encode(env.NewPositionRecord(game, &s, nil)); err != nil {
 		return err
 	}
-	for _, tok := range strings.Split(moves, ",") {
-		tok = strings.TrimSpace(tok)
+	for _, tok := range splitMoves(moves) {
 		a, err := strconv.Atoi(tok)
 		if err != nil {
-			return fmt.Errorf("game %d, ply %d: action %q is not a number", game, s.Ply(), tok)
+			return fmt.Errorf("game %d, ply %d: action %s is not a number", game, s.Ply(), quoteShort(tok))
 		}
 		next, err := s.Apply(a)
 		if err != nil {
@@ -111,4 +117,21 @@ func replayGame(w *bufio.Writer, start env.State, game int, moves string) error 
 		}
 	}
 	return nil
+}
+
+// splitMoves splits a move list on commas, spaces or both, so the moves of
+// games.csv (space-separated) and of printed replay lines (commas) both
+// work.
+func splitMoves(moves string) []string {
+	return strings.FieldsFunc(moves, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// quoteShort quotes a token for an error message, cut to its first 40
+// bytes: a 10 MB bad token is not echoed in full.
+func quoteShort(tok string) string {
+	const max = 40
+	if len(tok) <= max {
+		return strconv.Quote(tok)
+	}
+	return fmt.Sprintf("%q… (%d bytes)", strings.ToValidUTF8(tok[:max], ""), len(tok))
 }

@@ -23,7 +23,8 @@ are in docs/rules.md.
 Examples:
   urim rules
   urim rules oware
-  urim rules --json urim7`,
+  urim rules --json urim7
+  urim rules configs/rules/urim5.yaml`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			asJSON := fs.Bool("json", false, "print the rules as JSON")
 			return func(io *stdio, args []string) error {

@@ -39,16 +39,15 @@ Examples:
 		elo1 := fs.Float64("elo1", 20, "Elo difference under H1")
 		alpha := fs.Float64("alpha", 0.05, "probability of accepting H1 when H0 holds")
 		beta := fs.Float64("beta", 0.05, "probability of accepting H0 when H1 holds")
-		maxGames := fs.Int("max-games", evaluate.DefaultSPRTMaxGames, "stop undecided after this many games")
+		maxGames := fs.Int("max-games", evaluate.DefaultSPRTMaxGames, "stop undecided after this many games (at least 1)")
 		gate := fs.Bool("gate", false, "exit with status 3 unless H1 is accepted")
 		asJSON := fs.Bool("json", false, "print JSON instead of text")
 		return func(io *stdio, args []string) error {
-			args, err := interspersed(fs, args, io.out)
-			if err != nil {
-				return err
-			}
 			if len(args) != 2 {
 				return usageErrorf("want a candidate and a baseline agent, got %d (%q)", len(args), args)
+			}
+			if *maxGames < 1 || *maxGames > evaluate.MaxTournamentGames {
+				return usageErrorf("--max-games %d: want 1 to %d", *maxGames, evaluate.MaxTournamentGames)
 			}
 			if m.cfg.Paired && *maxGames%2 != 0 {
 				return usageErrorf("--max-games %d is odd: paired openings need an even number", *maxGames)
@@ -78,6 +77,11 @@ Examples:
 			if bar != nil {
 				_ = bar.Exit()
 				fmt.Fprintln(io.err)
+			}
+			if err != nil && ctx.Err() != nil {
+				fmt.Fprintf(io.err, "urim eval sprt: interrupted before a decision; nothing was saved (the test keeps no store). "+
+					"Run the command again to start over.\n")
+				return exitCode(130)
 			}
 			if err != nil {
 				return err

@@ -33,7 +33,7 @@ func TestEnvVarForcesBackend(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	for _, name := range Backends() {
+	for _, name := range append(Backends(), "check") {
 		out, err := run(name)
 		if err != nil || !strings.Contains(out, "backend="+name+"\n") {
 			t.Errorf("%s=%s: child said %q (%v)", EnvVar, name, out, err)

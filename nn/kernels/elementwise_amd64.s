@@ -1,5 +1,5 @@
-// Hand-written Go assembly for the element-wise kernels of package kernels;
-// elementwise_amd64.go declares them, with each loop written out in Go.
+// Go assembly for the element-wise kernels of package kernels, maintained by
+// hand like gemm_amd64.s; elementwise.go gives each formula in Go.
 
 //go:build amd64 && !purego && !noasm
 

@@ -1,5 +1,7 @@
-// Code in this file is hand-written Go assembly for package kernels; see gemm_amd64.go for
-// the Go declarations, whose comments give each kernel's loop.
+// Go assembly for the Sgemm kernels of package kernels, maintained by hand (the
+// repeated register blocks were first written out with a throwaway editor
+// script; this file, not a generator, is the source). gemm_amd64.go declares
+// each function with a comment giving its loop in Go.
 
 //go:build amd64 && !purego && !noasm
 

@@ -15,6 +15,19 @@
 // the build tags); the environment variable URIM_KERNELS (see EnvVar) forces
 // another, and Use switches at run time. Backend names the one in use.
 //
+// # How the assembly back-ends run a product
+//
+// Products of four rows or more are blocked: op(B) is packed into panels of
+// NR columns (or read in place when it is not transposed and C has at most
+// 256 rows), op(A) is read in place, and a register-tile micro-kernel adds
+// each MR×NR tile of C (with beta 0 it stores over C without reading it).
+// Products of one to three rows run row by row with kernels that keep up to
+// 256 columns of the row in registers (the batch-1 forward pass). Narrow
+// products (fewer than NR/2 columns) run as dot products, except that with A
+// transposed and at most MR columns (the weight gradient Xᵀ·dY of a small
+// head) the micro-kernel computes Cᵀ, so that X is read once. Buffers come from a free list: nothing is allocated once
+// warm, and concurrent calls each take their own.
+//
 // The element-wise kernels (AddBias, ReLU, ColSum, Axpy, AdamW, ...) use AVX2
 // assembly whenever the back-end is not "generic" and the CPU has AVX2 and FMA.
 //
@@ -30,7 +43,10 @@ import (
 )
 
 // EnvVar names the environment variable that forces a back-end at start-up:
-// one of the names Backends lists ("generic", "avx2", "avx512", "openblas").
+// one of the names Backends lists ("generic", "avx2", "avx512", "openblas"),
+// or "check", which runs the default back-end and compares every product with
+// a float64 reference, panicking on a result outside float32 rounding (slow:
+// for debugging).
 // An unknown or unavailable name makes the program panic at start-up with a
 // message naming the back-ends this build and CPU offer, so that a benchmark
 // never silently measures another path.
@@ -47,6 +63,8 @@ type backend struct {
 var (
 	// backends lists the back-ends of this build on this CPU, slowest first.
 	backends []backend
+	// checker is the "check" back-end, wrapping the default one.
+	checker backend
 	// cur is the back-end in use.
 	cur backend
 )
@@ -55,6 +73,7 @@ func init() {
 	backends = append([]backend{{name: "generic", sgemm: sgemmGeneric}}, archBackends()...)
 	backends = append(backends, blasBackends()...)
 	cur = backends[len(backends)-1]
+	checker = checkBackend(cur)
 	if name := os.Getenv(EnvVar); name != "" {
 		if err := Use(name); err != nil {
 			panic(fmt.Sprintf("%v (set by %s)", err, EnvVar))
@@ -100,7 +119,7 @@ func checkMatrix(name string, rows, cols int, s []float32, ld int) {
 }
 
 // Backend names the implementation Sgemm uses now: "generic", "avx2",
-// "avx512" or "openblas".
+// "avx512", "openblas" or "check".
 func Backend() string { return cur.name }
 
 // Backends lists the back-ends this build offers on this CPU, slowest first;
@@ -114,15 +133,20 @@ func Backends() []string {
 }
 
 // Use switches Sgemm and the element-wise kernels to the named back-end, one
-// of Backends. It returns an error naming the available ones when name is not
+// of Backends or "check" (the default back-end, each product compared with a
+// float64 reference: a debugging aid, see EnvVar). It returns an error naming the available ones when name is not
 // among them. Use is meant for start-up, tests and benchmarks: it must not run
 // concurrently with any other function of this package.
 func Use(name string) error {
+	if name == checkName {
+		cur = checker
+		return nil
+	}
 	for _, b := range backends {
 		if b.name == name {
 			cur = b
 			return nil
 		}
 	}
-	return fmt.Errorf("kernels: back-end %q is not available in this build on this CPU (available: %s)", name, strings.Join(Backends(), ", "))
+	return fmt.Errorf("kernels: back-end %q is not available in this build on this CPU (available: %s, or check)", name, strings.Join(Backends(), ", "))
 }

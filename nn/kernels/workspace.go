@@ -7,9 +7,10 @@ import "sync"
 // unlike a sync.Pool, the list survives garbage collections, and it holds at
 // most as many workspaces as there were concurrent calls.
 type workspace struct {
-	b    []float32 // packed panels of op(B), or op(B) transposed
-	a    []float32 // packed edge rows of op(A), or op(A) transposed
-	tile []float32 // one register tile of C, for tiles that overhang C
+	b     []float32 // packed panels of op(B), or op(B) transposed
+	a     []float32 // packed edge rows of op(A), or op(A) transposed
+	tile  []float32 // one register tile of C, for tiles that overhang C
+	check []float32 // a copy of C for the check back-end
 }
 
 var wsFree struct {

@@ -1,0 +1,24 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/urim-rl/urim/internal/splitmix"
+)
+
+// derive combines a seed with further values into a new seed.
+func derive(seed uint64, parts ...uint64) uint64 {
+	h := splitmix.Mix(seed)
+	for _, p := range parts {
+		h = splitmix.Mix(h ^ splitmix.Mix(p))
+	}
+	return h
+}
+
+// jsonUnmarshalStrict decodes data into v, refusing unknown fields.
+func jsonUnmarshalStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
