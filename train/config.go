@@ -18,8 +18,9 @@ import (
 // (search, selfplay, replay for alphazero) are ignored by the others, and
 // issue 12's PPO adds its own section beside them.
 type Config struct {
-	// Algorithm selects the training method: alphazero (the only one so far;
-	// ppo is reserved).
+	// Algorithm selects the training method: alphazero, or ppo (policy
+	// gradient on the vectorized environment, its settings in the ppo
+	// section; docs/ppo.md).
 	Algorithm string `yaml:"algorithm"`
 	// Rules names a rules preset: urim, urim7, urim4 or oware.
 	Rules string `yaml:"rules"`
@@ -45,6 +46,7 @@ type Config struct {
 	Evaluation Evaluation `yaml:"evaluation"`
 	Stop       Stop       `yaml:"stop"`
 	Dataset    Dataset    `yaml:"dataset"`
+	PPO        PPO        `yaml:"ppo"`
 
 	// Output is the run directory; a relative path is relative to the
 	// current directory.
@@ -285,6 +287,7 @@ func Default() Config {
 		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy"}, Games: 40, OpeningPlies: 4,
 			Gating: Gating{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, MaxGames: 400}},
 		Stop:   Stop{Iterations: 20},
+		PPO:    DefaultPPO(),
 		Output: "runs/train",
 		Seed:   1,
 	}

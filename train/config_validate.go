@@ -15,9 +15,9 @@ import (
 
 // Allowed values of the string keys.
 var (
-	algorithms = []string{"alphazero"}
+	algorithms = []string{"alphazero", "ppo"}
 	// reservedAlgorithms are accepted names without an implementation yet.
-	reservedAlgorithms = []string{"ppo"}
+	reservedAlgorithms = []string{}
 	networkKinds       = []string{"mlp", "resmlp"}
 	schedules          = []string{"constant", "cosine", "step"}
 	rewards            = []string{"match_points", "win_loss", "seed_margin"}
@@ -120,6 +120,7 @@ func (c *Config) Validate() error {
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
 		c.checkDataset(),
+		c.checkPPO(),
 		intRange("workers", c.Workers, 0, 1024),
 	}
 	if c.Output == "" {

@@ -22,6 +22,9 @@ type evalResult struct {
 // evaluation's simulations: an az agent on the network held in memory, so
 // its games and seeds depend on its name, not on where the run lives.
 func (r *run) candidate(it int, net *nn.Net) evaluate.Player {
+	if r.cfg.Algorithm == "ppo" {
+		return ppoCandidate(it, net)
+	}
 	name := fmt.Sprintf("iter-%04d", it)
 	cfg := agents.MCTSConfig{Sims: r.evalSims(), C: r.cfg.Search.CPuct, Batch: r.cfg.Search.LeafBatch, Reward: r.reward}
 	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {

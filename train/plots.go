@@ -73,7 +73,7 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 			return paths, fmt.Errorf("train: plot: %w", err)
 		}
 	}
-	if p, ok := lines("Self-play speed", "positions per second", "positions_per_s"); ok {
+	if p, ok := lines("Self-play speed", "positions (PPO: environment steps) per second", "positions_per_s", "env_steps_per_s"); ok {
 		if err := save("speed.png", p); err != nil {
 			return paths, fmt.Errorf("train: plot: %w", err)
 		}

@@ -68,6 +68,8 @@ type run struct {
 	final bool    // the iteration just run was the last that fits the time budget
 	// lastIterS is the previous iteration's duration in this session.
 	lastIterS float64
+	// ppo holds a PPO run's games and pool (algorithm: ppo).
+	ppo *ppoState
 }
 
 // Run trains as cfg says until its stop condition, ctx's end (Ctrl-C) or an
@@ -97,7 +99,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			}
 			break
 		}
-		m, err := r.iteration(ctx, it)
+		m, err := r.step(ctx, it)
 		if err != nil {
 			sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
 			if ctx.Err() != nil {
@@ -154,6 +156,9 @@ func (r *run) setup() error {
 	}
 	r.encdr = env.NewEncoder(r.game, r.enc)
 	r.head = metricsHeader(cfg.Evaluation.Opponents)
+	if cfg.Algorithm == "ppo" {
+		r.head = ppoMetricsHeader(cfg.Evaluation.Opponents)
+	}
 	effective, err := cfg.Marshal()
 	if err != nil {
 		return err

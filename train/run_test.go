@@ -209,9 +209,16 @@ func TestInterruptedCheckpointWrite(t *testing.T) {
 // The kill test runs this test binary as a child that trains (see TestMain).
 const childEnv = "URIM_TRAIN_TEST_CHILD"
 
+// childConfigEnv, when set, names the child's config instead of tiny.yaml.
+const childConfigEnv = "URIM_TRAIN_TEST_CHILD_CONFIG"
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childEnv); dir != "" {
-		cfg, err := LoadConfig(filepath.Join("..", "configs", "tiny.yaml"),
+		file := filepath.Join("..", "configs", "tiny.yaml")
+		if f := os.Getenv(childConfigEnv); f != "" {
+			file = f // another algorithm's tiny config (ppo)
+		}
+		cfg, err := LoadConfig(file,
 			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant"})
 		if err == nil {
 			if cfg.Algorithm == "alphazero" { // the loop that writes datasets

@@ -62,6 +62,11 @@ output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
 stop and workers, which may change.
 
+With algorithm: ppo the network is trained instead by PPO self-play on the
+vectorized environment (docs/ppo.md; configs/ppo-quickstart.yaml takes about
+five minutes here): each iteration collects a rollout from many games at
+once, runs the PPO epochs on it, and saves, rates and commits as above.
+
 --set key.path=value overrides any key (repeatable). The checkpoints play as
 az:ckpt=RUN/checkpoints/best.ckpt or neural:ckpt=... in urim match and eval.
 --rules, --seed, --workers and --out (or --output) are short for --set
@@ -72,6 +77,7 @@ Examples:
   urim train --config configs/quickstart.yaml
   urim train --config configs/urim.yaml --set stop.time=2h --set workers=2
   urim train --config configs/quickstart.yaml --resume
+  urim train --config configs/ppo-quickstart.yaml
   urim match --games 100 az:ckpt=runs/quickstart/checkpoints/best.ckpt,sims=100 greedy`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			var sets setFlags

@@ -1,0 +1,80 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+)
+
+// HeadLoss is a loss the caller computes from the network's heads, for
+// training methods whose loss is not the built-in policy cross-entropy plus
+// value error (policy-gradient methods such as PPO, say). Given rows×actions
+// raw logits and rows values (after the tanh, in [-1, 1]), it writes the
+// gradient of the loss with respect to each logit into dlogits and with
+// respect to each value into dvalues (both laid out like their inputs, and
+// holding stale numbers on entry: every entry must be written), and returns
+// the loss. The slices alias the trainer's buffers: they must not be kept.
+type HeadLoss func(logits, values []float32, rows, actions int, dlogits, dvalues []float32) float64
+
+// GradientsLoss runs the network on rows observations (row-major
+// rows×InputDim), hands the heads to loss and back-propagates the gradients
+// loss wrote, leaving the parameters' gradients in Grads. It returns what
+// loss returned and does not update the weights.
+func (t *Trainer) GradientsLoss(obs []float32, rows int, loss HeadLoss) float64 {
+	n, ws := t.net, t.ws
+	if rows < 1 || rows > ws.maxRows {
+		panic(fmt.Sprintf("nn: batch of %d rows is outside 1..%d", rows, ws.maxRows))
+	}
+	if len(obs) < rows*n.inDim {
+		panic(fmt.Sprintf("nn: batch of %d rows has %d observation entries (want %d)", rows, len(obs), rows*n.inDim))
+	}
+	ws.rows = rows
+	ws.x[0] = obs[:rows*n.inDim]
+	t.pool.do(&t.fwd, units(rows))
+	g := &n.g
+	l := loss(ws.x[g.policy][:rows*n.actions], ws.x[g.value][:rows], rows, n.actions,
+		ws.dx[g.policy][:rows*n.actions], ws.dx[g.value][:rows])
+	n.backward(&t.bwd, t.pool)
+	ws.x[0] = nil
+	return l
+}
+
+// StepLoss takes one training step with a caller's loss: GradientsLoss, then
+// gradient clipping and an AdamW update at the schedule's learning rate, as
+// Step does. The returned stats hold the loss in Loss, the gradient norm,
+// the learning rate and the step count; the other loss figures are the
+// caller's to compute.
+func (t *Trainer) StepLoss(obs []float32, rows int, loss HeadLoss) StepStats {
+	st := StepStats{LossStats: LossStats{Loss: t.GradientsLoss(obs, rows, loss)}}
+	t.update(&st)
+	return st
+}
+
+// update clips the gradients in t.grad by their global norm and applies
+// AdamW, filling st's GradNorm, LR and Step.
+func (t *Trainer) update(st *StepStats) {
+	t.opt.pass = 1
+	t.pool.do(&t.opt, len(t.parts))
+	var sq float64
+	for _, s := range t.parts {
+		sq += s
+	}
+	st.GradNorm = math.Sqrt(sq)
+	scale := 1.0
+	if t.cfg.ClipNorm > 0 && st.GradNorm > t.cfg.ClipNorm {
+		scale = t.cfg.ClipNorm / st.GradNorm
+	}
+	st.LR = t.cfg.Schedule.At(t.step)
+	t.t++
+	a := t.cfg.Optimizer
+	t.opt.pass = 2
+	t.opt.scale = float32(scale)
+	t.opt.lr = float32(st.LR)
+	t.opt.b1, t.opt.b2 = float32(a.Beta1), float32(a.Beta2)
+	t.opt.bc1 = float32(1 - math.Pow(a.Beta1, float64(t.t)))
+	t.opt.bc2 = float32(1 - math.Pow(a.Beta2, float64(t.t)))
+	t.opt.eps = float32(a.Eps)
+	t.opt.wd = float32(a.WeightDecay)
+	t.pool.do(&t.opt, len(t.parts))
+	t.step++
+	st.Step = t.step
+}

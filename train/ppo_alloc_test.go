@@ -1,0 +1,64 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+// TestPPORolloutAllocatesNothing: once warm, collecting a rollout (network,
+// sampling, environment, bootstrap values) and an update's gradient steps
+// allocate nothing per step.
+func TestPPORolloutAllocatesNothing(t *testing.T) {
+	cfg := ppoTinyConfig(t, filepath.Join(t.TempDir(), "run"), "max_plies=12", "ppo.pool.share=0")
+	rules, _ := cfg.RulesOf()
+	g := env.MustGame(rules)
+	net, err := nn.New(nn.Arch{Kind: "mlp", Width: 16, Depth: 1}, rules, env.EncodingCompact, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{cfg: cfg, game: g, rules: rules, enc: env.EncodingCompact, reward: env.RewardMatchPoints, net: net, dir: cfg.Output}
+	s, err := r.newPPOState(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	collect := func() {
+		if _, _, err := s.collect(ctx, &r.cfg, rng, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	collect()
+	truncated := false
+	for _, tr := range s.ro.trunc {
+		truncated = truncated || tr
+	}
+	if !truncated {
+		t.Fatal("no game was truncated: the test wants the bootstrap path")
+	}
+	// The env.Vec's workers may start goroutines when they wake up; count
+	// over several rollouts and allow none per step.
+	if a := testing.AllocsPerRun(5, collect); a > 0 {
+		t.Errorf("a rollout of %d steps allocates %v times", cfg.PPO.Steps, a)
+	}
+	s.ro.advantages(1, 0.95)
+	tr, err := nn.NewTrainer(net, nn.TrainConfig{}, cfg.PPO.Minibatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	l, n := s.loss, cfg.PPO.Minibatch
+	l.mask, l.act, l.oldLogp, l.oldValue = s.ro.mask[:n*s.ro.actions], s.ro.act[:n], s.ro.logp[:n], s.ro.value[:n]
+	l.adv, l.ret = s.ro.adv[:n], s.ro.ret[:n]
+	step := func() { tr.StepLoss(s.ro.obs, n, l.fn) }
+	step()
+	if a := testing.AllocsPerRun(10, step); a > 0 {
+		t.Errorf("a PPO gradient step allocates %v times", a)
+	}
+}

@@ -1,0 +1,101 @@
+package train
+
+// PPO is the ppo section of a training config: proximal policy optimization
+// in self-play on the vectorized environment (algorithm: ppo; docs/ppo.md).
+// The optimizer section's lr, schedule, lr_min, warmup_steps, weight_decay
+// and grad_clip apply to it; optimizer.batch_size, value_weight and
+// samples_per_position and the search, selfplay and replay sections are
+// alphazero's only.
+type PPO struct {
+	// Games is the number of games the env.Vec plays at once (N); the
+	// policy plays both seats of each.
+	Games int `yaml:"games"`
+	// Steps is the rollout length of an iteration (T): an iteration
+	// collects Games × Steps moves.
+	Steps int `yaml:"steps"`
+	// Epochs is the number of passes over a rollout; Minibatch the moves
+	// per gradient step.
+	Epochs    int `yaml:"epochs"`
+	Minibatch int `yaml:"minibatch"`
+	// Gamma discounts from one of a player's decisions to its next;
+	// Lambda is GAE's λ.
+	Gamma  float64 `yaml:"gamma"`
+	Lambda float64 `yaml:"lambda"`
+	// Clip is the surrogate's ratio clip ε; ValueClip clips the value
+	// head's change from the rollout's value (0: no value clipping).
+	Clip      float64 `yaml:"clip"`
+	ValueClip float64 `yaml:"value_clip"`
+	// EntropyCoef weighs the entropy bonus; ValueCoef the value loss.
+	EntropyCoef float64 `yaml:"entropy_coef"`
+	ValueCoef   float64 `yaml:"value_coef"`
+	// NormalizeAdvantages scales each minibatch's advantages to mean 0
+	// and standard deviation 1.
+	NormalizeAdvantages bool `yaml:"normalize_advantages"`
+	// TargetKL ends an iteration's epochs early once a minibatch's
+	// approximate KL exceeds it (0: never).
+	TargetKL float64 `yaml:"target_kl"`
+	// OpeningPlies starts every game after this many uniformly random
+	// plies (not trained on).
+	OpeningPlies int  `yaml:"opening_plies"`
+	Pool         Pool `yaml:"pool"`
+}
+
+// Pool is PPO's opponent pool: frozen snapshots of past iterations that a
+// share of the games play against, so the policy does not only chase its
+// latest self (strategy cycling). The snapshots are the run's own
+// checkpoints; the list is stored in each checkpoint's metadata.
+type Pool struct {
+	// Share is the share of games (of ppo.games) played against a
+	// snapshot; 0 turns the pool off.
+	Share float64 `yaml:"share"`
+	// Size is the number of snapshots kept (the newest).
+	Size int `yaml:"size"`
+	// Every is the number of iterations between snapshots: iterations
+	// every, 2·every, ... join the pool once completed.
+	Every int `yaml:"every"`
+	// Sampling picks a game's snapshot: uniform, or recency (weight
+	// proportional to rank, the newest highest).
+	Sampling string `yaml:"sampling"`
+}
+
+// DefaultPPO returns the ppo section's defaults.
+func DefaultPPO() PPO {
+	return PPO{Games: 512, Steps: 64, Epochs: 4, Minibatch: 2048, Gamma: 1, Lambda: 0.95,
+		Clip: 0.2, ValueClip: 0.2, EntropyCoef: 0.01, ValueCoef: 0.5, NormalizeAdvantages: true,
+		Pool: Pool{Share: 0, Size: 8, Every: 5, Sampling: "uniform"}}
+}
+
+var poolSamplings = []string{"uniform", "recency"}
+
+// checkPPO validates the ppo section (whatever the algorithm: its
+// defaults are valid).
+func (c *Config) checkPPO() error {
+	p := c.PPO
+	checks := []error{
+		intRange("ppo.games", p.Games, 1, maxParallel),
+		intRange("ppo.steps", p.Steps, 1, 1<<16),
+		intRange("ppo.epochs", p.Epochs, 1, 1000),
+		intRange("ppo.minibatch", p.Minibatch, 1, maxBatch),
+		floatRange("ppo.gamma", p.Gamma, 0, 1, false, false),
+		floatRange("ppo.lambda", p.Lambda, 0, 1, false, false),
+		floatRange("ppo.clip", p.Clip, 0, 10, true, false),
+		floatRange("ppo.value_clip", p.ValueClip, 0, 10, false, false),
+		floatRange("ppo.entropy_coef", p.EntropyCoef, 0, 10, false, false),
+		floatRange("ppo.value_coef", p.ValueCoef, 0, 100, false, false),
+		floatRange("ppo.target_kl", p.TargetKL, 0, 10, false, false),
+		intRange("ppo.opening_plies", p.OpeningPlies, 0, maxOpeningPlies),
+		floatRange("ppo.pool.share", p.Pool.Share, 0, 1, false, true),
+		intRange("ppo.pool.size", p.Pool.Size, 1, 1024),
+		intRange("ppo.pool.every", p.Pool.Every, 1, 1<<20),
+		oneOf("ppo.pool.sampling", p.Pool.Sampling, poolSamplings),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	if int64(p.Games)*int64(p.Steps) > 1<<24 {
+		return bad("ppo.steps", "ppo.games × ppo.steps = %d moves per rollout is more than %d", int64(p.Games)*int64(p.Steps), 1<<24)
+	}
+	return nil
+}

@@ -1,0 +1,322 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+// ppoState is what a PPO run keeps between iterations of one session: the
+// games in progress, the rollout buffers and the opponent pool.
+type ppoState struct {
+	vec     *env.Vec
+	pred    *nn.Predictor
+	ro      *rollout
+	actions []int32
+	threads int
+
+	pool      []int // snapshot iterations, oldest first
+	poolNets  []*nn.Net
+	poolPreds []*nn.Predictor
+	oppGames  int    // games [0, oppGames) play a snapshot when the pool is not empty
+	slot      []int  // each opponent game's snapshot (index into pool)
+	seat      []int8 // the learner's seat in each opponent game
+	rows      [][]int
+	gather    []float32
+
+	finalRows []int
+	finalObs  []float32
+
+	loss *ppoLoss
+	mb   minibatch
+}
+
+// minibatch is one gradient step's rows, gathered from the rollout.
+type minibatch struct {
+	obs, mask, logp, value, adv, ret []float32
+	act                              []int32
+}
+
+// ppoTimes splits an iteration's time.
+type ppoTimes struct{ env, forward, backward, total float64 }
+
+// newPPOState starts the session's games, seeded by the iteration it
+// starts with, and loads the pool's snapshots.
+func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
+	p := r.cfg.PPO
+	threads := r.cfg.Workers
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	vec, err := env.NewVec(r.game, p.Games, env.VecOptions{AutoReset: env.AutoResetSameStep, Reward: r.reward,
+		Encoding: r.enc, Seed: derive(r.cfg.Seed, 0x766563, uint64(it)), OpeningPlies: p.OpeningPlies})
+	if err != nil {
+		return nil, fmt.Errorf("train: ppo: %w", err)
+	}
+	s := &ppoState{vec: vec, pred: r.net.NewPredictor(p.Games), threads: threads,
+		ro: newRollout(p.Games, p.Steps, vec.ObsDim(), vec.Actions()), actions: make([]int32, p.Games),
+		loss: newPPOLoss(p)}
+	s.pred.SetThreads(threads)
+	s.oppGames = int(p.Pool.Share*float64(p.Games) + 0.5)
+	s.slot = make([]int, s.oppGames)
+	s.seat = make([]int8, s.oppGames)
+	for i := range s.seat {
+		s.seat[i], s.slot[i] = int8(i%2), -1
+	}
+	s.gather = make([]float32, max(s.oppGames, 1)*vec.ObsDim())
+	s.finalObs = make([]float32, p.Games*vec.ObsDim())
+	d, a, b := vec.ObsDim(), vec.Actions(), p.Minibatch
+	s.mb = minibatch{obs: make([]float32, b*d), mask: make([]float32, b*a), logp: make([]float32, b),
+		value: make([]float32, b), adv: make([]float32, b), ret: make([]float32, b), act: make([]int32, b)}
+	if err := s.setPool(r, pool); err != nil {
+		vec.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *ppoState) close() {
+	if s != nil && s.vec != nil {
+		s.vec.Close()
+	}
+}
+
+// setPool loads the snapshots of iterations pool, reusing those loaded.
+func (s *ppoState) setPool(r *run, pool []int) error {
+	have := map[int]*nn.Net{}
+	for k, it := range s.pool {
+		have[it] = s.poolNets[k]
+	}
+	nets := make([]*nn.Net, len(pool))
+	preds := make([]*nn.Predictor, len(pool))
+	for k, it := range pool {
+		net := have[it]
+		if net == nil {
+			var err error
+			if net, err = nn.LoadNetFor(CheckpointPath(r.dir, it), r.rules, r.enc); err != nil {
+				return fmt.Errorf("train: ppo: opponent pool: %w", err)
+			}
+		}
+		nets[k] = net
+		preds[k] = net.NewPredictor(max(s.oppGames, 1))
+	}
+	s.pool, s.poolNets, s.poolPreds = append([]int(nil), pool...), nets, preds
+	s.rows = make([][]int, len(pool))
+	for k := range s.rows {
+		s.rows[k] = make([]int, 0, s.oppGames)
+	}
+	return nil
+}
+
+// pickSnapshot draws a snapshot index: uniformly, or with weight k+1 for
+// the k-th oldest (recency).
+func pickSnapshot(n int, sampling string, rng *rand.Rand) int {
+	if sampling != "recency" {
+		return rng.IntN(n)
+	}
+	x := rng.IntN(n * (n + 1) / 2)
+	for k := 0; k < n; k++ {
+		if x < k+1 {
+			return k
+		}
+		x -= k + 1
+	}
+	return n - 1
+}
+
+// collect plays Steps steps of every game into s.ro: the learner's policy
+// (s.pred, on the run's network) samples the moves of both seats, but in
+// the opponent games, where a pool snapshot plays the other seat.
+func (s *ppoState) collect(ctx context.Context, cfg *Config, rng *rand.Rand, bar func(done, total int)) (ppoTimes, int, error) {
+	var tm ppoTimes
+	ro, vec := s.ro, s.vec
+	n, d, a := ro.n, ro.dim, ro.actions
+	usePool := len(s.pool) > 0 && s.oppGames > 0
+	if usePool {
+		// A game keeps its snapshot until it ends; games without one (the
+		// pool was empty, or shrank) draw one now.
+		for i, k := range s.slot {
+			if k < 0 || k >= len(s.pool) {
+				s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+			}
+		}
+	}
+	episodes := 0
+	for t := 0; t < ro.t; t++ {
+		if err := ctx.Err(); err != nil {
+			return tm, episodes, err
+		}
+		base := t * n
+		copy(ro.obs[base*d:(base+n)*d], vec.Obs())
+		copy(ro.mask[base*a:(base+n)*a], vec.Mask())
+		toMove := vec.ToMove()
+		t0 := time.Now()
+		logits, values := s.pred.Predict(vec.Obs(), n)
+		tm.forward += time.Since(t0).Seconds()
+		for k := range s.rows {
+			s.rows[k] = s.rows[k][:0]
+		}
+		for i := 0; i < n; i++ {
+			k := base + i
+			p := int8(toMove[i])
+			ro.player[k] = p
+			if usePool && i < s.oppGames && p != s.seat[i] {
+				s.rows[s.slot[i]] = append(s.rows[s.slot[i]], i)
+				ro.train[k], ro.value[k], ro.logp[k] = false, 0, 0
+				continue
+			}
+			act, logp := sampleMasked(logits[i*a:(i+1)*a], ro.mask[k*a:(k+1)*a], rng.Float64())
+			if act < 0 {
+				return tm, episodes, fmt.Errorf("train: ppo: game %d has no legal move", i)
+			}
+			ro.train[k], ro.act[k], ro.logp[k], ro.value[k] = true, int32(act), logp, values[i]
+			s.actions[i] = int32(act)
+		}
+		for q, rows := range s.rows {
+			if len(rows) == 0 {
+				continue
+			}
+			for j, i := range rows {
+				copy(s.gather[j*d:(j+1)*d], ro.obs[(base+i)*d:(base+i+1)*d])
+			}
+			t0 := time.Now()
+			ol, _ := s.poolPreds[q].Predict(s.gather, len(rows))
+			tm.forward += time.Since(t0).Seconds()
+			for j, i := range rows {
+				k := base + i
+				act, _ := sampleMasked(ol[j*a:(j+1)*a], ro.mask[k*a:(k+1)*a], rng.Float64())
+				ro.act[k] = int32(act)
+				s.actions[i] = int32(act)
+			}
+		}
+		t0 = time.Now()
+		if err := vec.Step(s.actions); err != nil {
+			return tm, episodes, fmt.Errorf("train: ppo: %w", err)
+		}
+		tm.env += time.Since(t0).Seconds()
+		copy(ro.reward[2*base:2*(base+n)], vec.Rewards())
+		copy(ro.term[base:base+n], vec.Terminated())
+		copy(ro.trunc[base:base+n], vec.Truncated())
+		vec.ClearEpisodes()
+		// Truncated games bootstrap from their final position's value.
+		s.finalRows = s.finalRows[:0]
+		fin := vec.FinalObs()
+		for i := 0; i < n; i++ {
+			k := base + i
+			ro.boot[k] = 0
+			if ro.term[k] || ro.trunc[k] {
+				episodes++
+				if usePool && i < s.oppGames {
+					s.seat[i] = 1 - s.seat[i]
+					s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+				}
+			}
+			if ro.trunc[k] {
+				copy(s.finalObs[len(s.finalRows)*d:], fin[i*d:(i+1)*d])
+				s.finalRows = append(s.finalRows, i)
+			}
+		}
+		if len(s.finalRows) > 0 {
+			t0 := time.Now()
+			_, fv := s.pred.Predict(s.finalObs, len(s.finalRows))
+			tm.forward += time.Since(t0).Seconds()
+			for j, i := range s.finalRows {
+				ro.boot[base+i] = fv[j]
+			}
+		}
+		if bar != nil {
+			bar(t+1, ro.t)
+		}
+	}
+	t0 := time.Now()
+	_, values := s.pred.Predict(vec.Obs(), n)
+	tm.forward += time.Since(t0).Seconds()
+	copy(ro.lastValue, values)
+	for i, p := range vec.ToMove() {
+		ro.lastMover[i] = int8(p)
+	}
+	return tm, episodes, nil
+}
+
+// updateStats are the means of an update's minibatches.
+type updateStats struct {
+	policy, value, entropy, kl, clipFrac, lr float64
+	steps                                    int
+}
+
+// update runs the PPO epochs over the rollout's trained moves with a
+// trainer of the run's network.
+func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
+	var st updateStats
+	ro, p := s.ro, cfg.PPO
+	idx := make([]int32, 0, len(ro.train))
+	for k, ok := range ro.train {
+		if ok {
+			idx = append(idx, int32(k))
+		}
+	}
+	if len(idx) == 0 {
+		return st, nil
+	}
+	mb := p.Minibatch
+	per := (len(idx) + mb - 1) / mb
+	total := per * p.Epochs
+	d, a := ro.dim, ro.actions
+	l := s.loss
+	for e := 0; e < p.Epochs; e++ {
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		stop := false
+		for lo := 0; lo < len(idx); lo += mb {
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+			rows := idx[lo:min(lo+mb, len(idx))]
+			n := len(rows)
+			var sum, sq float64
+			for j, k := range rows {
+				copy(s.mb.obs[j*d:(j+1)*d], ro.obs[int(k)*d:(int(k)+1)*d])
+				copy(s.mb.mask[j*a:(j+1)*a], ro.mask[int(k)*a:(int(k)+1)*a])
+				s.mb.act[j], s.mb.logp[j], s.mb.value[j] = ro.act[k], ro.logp[k], ro.value[k]
+				s.mb.adv[j], s.mb.ret[j] = ro.adv[k], ro.ret[k]
+				sum += float64(ro.adv[k])
+				sq += float64(ro.adv[k]) * float64(ro.adv[k])
+			}
+			if p.NormalizeAdvantages && n > 1 {
+				mean := sum / float64(n)
+				sd := math.Sqrt(max(sq/float64(n)-mean*mean, 0))
+				for j := 0; j < n; j++ {
+					s.mb.adv[j] = float32((float64(s.mb.adv[j]) - mean) / (sd + 1e-8))
+				}
+			}
+			l.mask, l.act, l.oldLogp, l.oldValue = s.mb.mask[:n*a], s.mb.act[:n], s.mb.logp[:n], s.mb.value[:n]
+			l.adv, l.ret = s.mb.adv[:n], s.mb.ret[:n]
+			ss := t.StepLoss(s.mb.obs, n, l.fn)
+			st.policy += l.policy
+			st.value += l.value
+			st.entropy += l.entropy
+			st.kl += l.kl
+			st.clipFrac += l.clipFrac
+			st.lr = ss.LR
+			st.steps++
+			if bar != nil {
+				bar(st.steps, total)
+			}
+			if p.TargetKL > 0 && l.kl > p.TargetKL {
+				stop = true
+				break
+			}
+		}
+		if stop {
+			break
+		}
+	}
+	k := float64(st.steps)
+	st.policy, st.value, st.entropy, st.kl, st.clipFrac = st.policy/k, st.value/k, st.entropy/k, st.kl/k, st.clipFrac/k
+	return st, nil
+}
