@@ -88,3 +88,25 @@ func randomPlies(s *State, k int, rng *rand.PCG, moves []int) bool {
 // vecMix spreads nearby integers (game indices, episode counters) over the
 // whole 64-bit range: the SplitMix64 finaliser.
 func vecMix(x uint64) uint64 { return splitmix.Mix(x) }
+
+// Opening returns the random opening moves (VecOptions.OpeningPlies of them,
+// none without) that started game i's current episode, appended to dst. It
+// draws them again from the episode's seed, so it costs one opening's plies:
+// call it when a game starts, not every step.
+func (v *Vec) Opening(i int, dst []int) []int {
+	k := v.opt.OpeningPlies
+	if k == 0 {
+		return dst
+	}
+	e := v.episode[i] - 1
+	moves := make([]int, k)
+	var rng rand.PCG
+	rng.Seed(vecMix(v.opt.Seed^vecMix(uint64(i))), vecMix(e))
+	for try := 0; try < vecOpeningTries; try++ {
+		s := v.g.start
+		if randomPlies(&s, k, &rng, moves) {
+			return append(dst, moves...)
+		}
+	}
+	panic(fmt.Sprintf("env: no %d-ply opening of %s (game %d, episode %d)", k, v.g.Name(), i, e))
+}

@@ -692,3 +692,36 @@ func TestVecDocsColumns(t *testing.T) {
 		}
 	}
 }
+
+// Opening gives the moves that led each game to its current episode's first
+// position, after auto-resets too.
+func TestVecOpening(t *testing.T) {
+	g := MustGame(Urim)
+	v, err := NewVec(g, 4, VecOptions{AutoReset: AutoResetSameStep, OpeningPlies: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	acts := make([]int32, 4)
+	for step := 0; step < 400; step++ {
+		for i := 0; i < 4; i++ {
+			s := v.State(i)
+			if s.Ply() == 3 {
+				r := g.Start()
+				for _, a := range v.Opening(i, nil) {
+					r.Play(a)
+				}
+				if r != s {
+					t.Fatalf("step %d, game %d: the opening replays to %v, the game is at %v", step, i, r, s)
+				}
+			}
+			acts[i] = int32(s.Legal().Nth(0))
+		}
+		if err := v.Step(acts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(v.Episodes()) < 4 {
+		t.Fatalf("%d episodes ended: the test checks no reset", len(v.Episodes()))
+	}
+}

@@ -241,9 +241,6 @@ func (c *Config) checkStop() error {
 }
 
 func (c *Config) checkDataset() error {
-	if c.Dataset.Dir != "" && c.Algorithm != "alphazero" {
-		return bad("dataset.dir", "the %s loop does not write datasets yet (alphazero does)", c.Algorithm)
-	}
 	if c.Dataset.Dir != "" && filepath.Clean(c.Dataset.Dir) == filepath.Clean(c.Output) {
 		return bad("dataset.dir", "%q is the run directory; name a directory of its own", c.Dataset.Dir)
 	}

@@ -137,6 +137,18 @@ func (l *gameLog) finish(id int64, final *env.State, keep bool) {
 	l.free = append(l.free, r)
 }
 
+// finishAs ends the game recorded under key at final and keeps it as game
+// id, played by specs: for a loop that numbers its games as they end
+// (PPO's).
+func (l *gameLog) finishAs(key, id int64, specs [2]string, final *env.State) {
+	r := l.live[key]
+	delete(l.live, key)
+	g := *r.Finish(final)
+	g.Record.ID, g.Record.Agents = id, specs
+	l.done = append(l.done, g)
+	l.free = append(l.free, r)
+}
+
 // commit writes the games finished since the last commit, in the order of
 // their ids, and closes the shard. Games still in play are an error.
 func (l *gameLog) commit() error {
@@ -145,6 +157,16 @@ func (l *gameLog) commit() error {
 	}
 	if len(l.live) > 0 {
 		return fmt.Errorf("train: dataset: %d games still in play at the end of an iteration", len(l.live))
+	}
+	return l.flush()
+}
+
+// flush writes the games finished since the last flush, in the order of
+// their ids, and closes the shard; games in play stay in the log (PPO's
+// run across iterations).
+func (l *gameLog) flush() error {
+	if l == nil {
+		return nil
 	}
 	slices.SortFunc(l.done, func(a, b dataset.Game) int { return cmp.Compare(a.Record.ID, b.Record.ID) })
 	for i := range l.done {
@@ -161,12 +183,14 @@ func (l *gameLog) commit() error {
 }
 
 // close marks the dataset complete (the run reached its stop condition);
-// a later resume reopens it.
+// a later resume reopens it. Games still in play (PPO's, cut by the run's
+// end) are dropped unwritten.
 func (l *gameLog) close() error {
 	if l == nil {
 		return nil
 	}
-	if err := l.commit(); err != nil {
+	clear(l.live)
+	if err := l.flush(); err != nil {
 		return err
 	}
 	if err := l.w.Close(); err != nil {

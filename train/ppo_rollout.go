@@ -35,6 +35,8 @@ type ppoState struct {
 
 	loss *ppoLoss
 	mb   minibatch
+
+	data *ppoLog // the games into dataset.dir, nil without
 }
 
 // minibatch is one gradient step's rows, gathered from the rollout.
@@ -78,6 +80,7 @@ func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
 		vec.Close()
 		return nil, err
 	}
+	s.data = newPPOLog(r.data, vec, r.st.Games)
 	return s, nil
 }
 
@@ -195,6 +198,7 @@ func (s *ppoState) collect(ctx context.Context, cfg *Config, rng *rand.Rand, bar
 				s.actions[i] = int32(act)
 			}
 		}
+		s.data.moves(s, base, logits, values)
 		t0 = time.Now()
 		if err := vec.Step(s.actions); err != nil {
 			return tm, episodes, fmt.Errorf("train: ppo: %w", err)
@@ -203,6 +207,7 @@ func (s *ppoState) collect(ctx context.Context, cfg *Config, rng *rand.Rand, bar
 		copy(ro.reward[2*base:2*(base+n)], vec.Rewards())
 		copy(ro.term[base:base+n], vec.Terminated())
 		copy(ro.trunc[base:base+n], vec.Truncated())
+		s.data.ended(ro, base)
 		vec.ClearEpisodes()
 		// Truncated games bootstrap from their final position's value.
 		s.finalRows = s.finalRows[:0]

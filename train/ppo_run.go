@@ -132,6 +132,11 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The games that ended, into dataset.dir (before state.json commits
+	// the iteration: a resume cuts back what a kill leaves past it).
+	if err := r.data.flush(); err != nil {
+		return nil, err
+	}
 	s.ro.advantages(float32(cfg.PPO.Gamma), float32(cfg.PPO.Lambda))
 	m.rolloutS = time.Since(t0).Seconds()
 	m.Games, m.envSteps = episodes, s.ro.n*s.ro.t
