@@ -87,7 +87,8 @@ func TestPPOTinyRun(t *testing.T) {
 
 // TestPPOKillAndResume kills a PPO run with SIGKILL in the middle of an
 // iteration and resumes it: the run continues from the last committed
-// iteration with its pool, and metrics.csv has every iteration once.
+// iteration with its pool, metrics.csv has every iteration once, and the
+// dataset (dataset.dir) holds the games of the completed iterations once.
 func TestPPOKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process")
@@ -116,7 +117,8 @@ func TestPPOKillAndResume(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	k := readState(t, dir).Iteration
-	cfg := ppoTinyConfig(t, dir, "stop.iterations="+strconv.Itoa(k+2), "evaluation.every=3", "optimizer.schedule=constant")
+	cfg := ppoTinyConfig(t, dir, "stop.iterations="+strconv.Itoa(k+2), "evaluation.every=3", "optimizer.schedule=constant",
+		"dataset.dir="+dir+"-data", "dataset.shard_size=40")
 	if _, err := Run(context.Background(), cfg, Options{Resume: true}); err != nil {
 		t.Fatalf("resume after kill at iteration %d: %v", k, err)
 	}
@@ -143,6 +145,7 @@ func TestPPOKillAndResume(t *testing.T) {
 	if pool, _ := parsePool(ck.Meta); !slices.Equal(pool, []int{k + 1, k + 2}) {
 		t.Errorf("pool after iteration %d: %v, want [%d %d]", k+2, pool, k+1, k+2)
 	}
+	ppoDatasetGames(t, dir+"-data", dir)
 }
 
 // TestPPOBeatsRandom trains briefly on urim4 (a few seconds) and checks

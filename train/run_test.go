@@ -221,9 +221,7 @@ func TestMain(m *testing.M) {
 		cfg, err := LoadConfig(file,
 			[]string{"output=" + dir, "stop.iterations=1000", "evaluation.every=3", "optimizer.schedule=constant"})
 		if err == nil {
-			if cfg.Algorithm == "alphazero" { // the loop that writes datasets
-				cfg.Dataset = Dataset{Dir: dir + "-data", ShardSize: 40}
-			}
+			cfg.Dataset = Dataset{Dir: dir + "-data", ShardSize: 40}
 			_, err = Run(context.Background(), cfg, Options{})
 		}
 		if err != nil {
