@@ -21,9 +21,16 @@ func BenchmarkPPOQuickstart(b *testing.B) {
 	benchPPO(b, filepath.Join("..", "configs", "ppo-quickstart.yaml"))
 }
 
-func benchPPO(b *testing.B, file string) {
+// BenchmarkPPOQuickstartDataset is BenchmarkPPOQuickstart writing its games
+// into dataset.dir: compare its rollout-s/iter with BenchmarkPPOQuickstart's.
+func BenchmarkPPOQuickstartDataset(b *testing.B) {
+	benchPPO(b, filepath.Join("..", "configs", "ppo-quickstart.yaml"), "dataset.dir="+filepath.Join(b.TempDir(), "data"))
+}
+
+func benchPPO(b *testing.B, file string, extra ...string) {
 	dir := filepath.Join(b.TempDir(), "run")
 	sets := []string{"algorithm=ppo", "output=" + dir, "evaluation.every=0", "stop.time=0", "stop.iterations=" + strconv.Itoa(b.N)}
+	sets = append(sets, extra...)
 	var cfg Config
 	var err error
 	if file == "" {
@@ -43,16 +50,18 @@ func benchPPO(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var steps, env, fwd, upd, total float64
+	var steps, env, fwd, upd, total, rollout float64
 	for i := range tab.Rows {
 		steps += tab.Column("env_steps")[i]
 		env += tab.Column("env_s")[i]
 		fwd += tab.Column("forward_s")[i]
 		upd += tab.Column("update_s")[i]
 		total += tab.Column("rollout_s")[i] + tab.Column("update_s")[i]
+		rollout += tab.Column("rollout_s")[i]
 	}
 	b.ReportMetric(steps/total, "env-steps/s")
 	b.ReportMetric(100*env/total, "env-%")
 	b.ReportMetric(100*fwd/total, "forward-%")
 	b.ReportMetric(100*upd/total, "update-%")
+	b.ReportMetric(rollout/float64(len(tab.Rows)), "rollout-s/iter")
 }
