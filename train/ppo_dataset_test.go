@@ -73,11 +73,12 @@ func ppoDatasetGames(t *testing.T, dir, run string) int {
 }
 
 // A PPO run with dataset.dir writes the games of its completed iterations,
-// each once, and extending it extends the dataset.
+// each once, with their random openings, and extending it extends the
+// dataset.
 func TestPPOWritesDataset(t *testing.T) {
 	dir := t.TempDir()
 	run, data := filepath.Join(dir, "run"), filepath.Join(dir, "data")
-	if _, err := Run(context.Background(), ppoTinyConfig(t, run, "dataset.dir="+data, "dataset.shard_size=100"), Options{}); err != nil {
+	if _, err := Run(context.Background(), ppoTinyConfig(t, run, "dataset.dir="+data, "dataset.shard_size=100", "ppo.opening_plies=2"), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if snap := ppoDatasetGames(t, data, run); snap == 0 {
@@ -86,7 +87,7 @@ func TestPPOWritesDataset(t *testing.T) {
 	if m, _ := dataset.ReadManifest(data); !m.Complete || m.Games == 0 {
 		t.Fatalf("manifest: complete %v, %d games", m.Complete, m.Games)
 	}
-	if _, err := Run(context.Background(), ppoTinyConfig(t, run, "dataset.dir="+data, "dataset.shard_size=100", "stop.iterations=4"), Options{Resume: true}); err != nil {
+	if _, err := Run(context.Background(), ppoTinyConfig(t, run, "dataset.dir="+data, "dataset.shard_size=100", "ppo.opening_plies=2", "stop.iterations=4"), Options{Resume: true}); err != nil {
 		t.Fatal(err)
 	}
 	ppoDatasetGames(t, data, run)
