@@ -149,7 +149,12 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 		gain, bias := n.params[o.w].W, n.params[o.b].W
 		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
 		for r := 0; r < rows; r++ {
-			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias, o.act == actReLU)
+			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias)
+		}
+		if o.act == actReLU {
+			// One vector pass over the block, as AddBiasReLU does for a
+			// linear layer.
+			kernels.ReLU(y[:rows*o.nout], y[:rows*o.nout])
 		}
 	case opReLU:
 		kernels.ReLU(y, x)
@@ -177,22 +182,15 @@ func add(y, a, b []float32) {
 	}
 }
 
-// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y, through a ReLU
-// when relu is set, and returns the mean and 1/sqrt(var+eps). The sums run
-// over eight interleaved partial sums (see sum8), so that they do not wait
-// on one long chain of additions.
-func normRow(y, x, gain, bias []float32, relu bool) (mean, rstd float32) {
+// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y and returns the
+// mean and 1/sqrt(var+eps). The sums run over eight interleaved partial sums
+// (see sum8), so that they do not wait on one long chain of additions.
+func normRow(y, x, gain, bias []float32) (mean, rstd float32) {
 	n := len(x)
 	mean = sum8(x) / float32(n)
 	q := sqDev8(x, mean)
 	rstd = float32(1 / math.Sqrt(float64(q/float32(n))+normEps))
 	gain, bias, y = gain[:n], bias[:n], y[:n]
-	if relu {
-		for j, v := range x {
-			y[j] = max(gain[j]*((v-mean)*rstd)+bias[j], 0) // branch-free, unlike an if
-		}
-		return mean, rstd
-	}
 	for j, v := range x {
 		y[j] = gain[j]*((v-mean)*rstd) + bias[j]
 	}
