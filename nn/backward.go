@@ -143,8 +143,11 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 		mean, rstd := ws.mean[k], ws.rstd[k]
 		for r := 0; r < rows; r++ {
 			s := r * o.nin
-			normParamGrad(dg, db, dy[s:s+o.nin], x[s:s+o.nin], mean[r], rstd[r])
+			normGainGrad(dg, dy[s:s+o.nin], x[s:s+o.nin], mean[r], rstd[r])
 		}
+		// The bias's gradient: the same additions, rows in order, as one
+		// vector pass.
+		kernels.ColSum(db, dy[:rows*o.nin])
 	}
 }
 
@@ -224,12 +227,11 @@ func normRowGrad(dx, dy, x, gain []float32, mean, rstd float32, acc bool) {
 	}
 }
 
-// normParamGrad adds one row's contribution to the gain and bias gradients.
-func normParamGrad(dg, db, dy, x []float32, mean, rstd float32) {
+// normGainGrad adds one row's contribution to the gain's gradient.
+func normGainGrad(dg, dy, x []float32, mean, rstd float32) {
 	n := len(x)
-	dg, db, dy = dg[:n], db[:n], dy[:n]
+	dg, dy = dg[:n], dy[:n]
 	for j, v := range x {
 		dg[j] += dy[j] * ((v - mean) * rstd)
-		db[j] += dy[j]
 	}
 }
