@@ -50,6 +50,26 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 }
 
+// BenchmarkTrainStepResMLPNorm is BenchmarkTrainStep on PPO's default
+// network (resmlp 3×128 with layer norm) at its minibatch of 2048 rows.
+func BenchmarkTrainStepResMLPNorm(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			n, _ := New(Arch{Kind: KindResMLP, Width: 128, Depth: 3, LayerNorm: true}, env.Urim, env.EncodingCompact, 1)
+			tr, _ := NewTrainer(n, TrainConfig{Threads: threads}, 2048)
+			defer tr.Close()
+			bt := testBatch(b, env.Urim, env.EncodingCompact, 2048, 1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				tr.Step(bt)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+		})
+	}
+}
+
 // cpuTime returns the process's CPU time: on a loaded machine it measures
 // the work better than the wall clock.
 func cpuTime() time.Duration {

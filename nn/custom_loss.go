@@ -1,9 +1,6 @@
 package nn
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // HeadLoss is a loss the caller computes from the network's heads, for
 // training methods whose loss is not the built-in policy cross-entropy plus
@@ -47,34 +44,4 @@ func (t *Trainer) StepLoss(obs []float32, rows int, loss HeadLoss) StepStats {
 	st := StepStats{LossStats: LossStats{Loss: t.GradientsLoss(obs, rows, loss)}}
 	t.update(&st)
 	return st
-}
-
-// update clips the gradients in t.grad by their global norm and applies
-// AdamW, filling st's GradNorm, LR and Step.
-func (t *Trainer) update(st *StepStats) {
-	t.opt.pass = 1
-	t.pool.do(&t.opt, len(t.parts))
-	var sq float64
-	for _, s := range t.parts {
-		sq += s
-	}
-	st.GradNorm = math.Sqrt(sq)
-	scale := 1.0
-	if t.cfg.ClipNorm > 0 && st.GradNorm > t.cfg.ClipNorm {
-		scale = t.cfg.ClipNorm / st.GradNorm
-	}
-	st.LR = t.cfg.Schedule.At(t.step)
-	t.t++
-	a := t.cfg.Optimizer
-	t.opt.pass = 2
-	t.opt.scale = float32(scale)
-	t.opt.lr = float32(st.LR)
-	t.opt.b1, t.opt.b2 = float32(a.Beta1), float32(a.Beta2)
-	t.opt.bc1 = float32(1 - math.Pow(a.Beta1, float64(t.t)))
-	t.opt.bc2 = float32(1 - math.Pow(a.Beta2, float64(t.t)))
-	t.opt.eps = float32(a.Eps)
-	t.opt.wd = float32(a.WeightDecay)
-	t.pool.do(&t.opt, len(t.parts))
-	t.step++
-	st.Step = t.step
 }

@@ -38,6 +38,9 @@ func TestStepLossMatchesStep(t *testing.T) {
 	t2, _ := NewTrainer(net.Clone(), cfg, rows)
 	defer t1.Close()
 	defer t2.Close()
+	// A Predictor made before the step must see the step's weights.
+	pred := t2.Net().NewPredictor(rows)
+	pred.Predict(b.Obs, rows)
 	want := t1.Step(b)
 	got := t2.StepLoss(b.Obs, rows, func(logits, values []float32, rows, actions int, dl, dv []float32) float64 {
 		return policyValueLoss(logits, values, b.Mask, b.Policy, b.Value, rows, actions, 1, 1, dl, dv).Loss
@@ -51,6 +54,13 @@ func TestStepLossMatchesStep(t *testing.T) {
 			if p1[i].W[j] != p2[i].W[j] {
 				t.Fatalf("%s[%d]: %v after StepLoss, %v after Step", p1[i].Name, j, p2[i].W[j], p1[i].W[j])
 			}
+		}
+	}
+	gotL, _ := pred.Predict(b.Obs, rows)
+	wantL, _ := t1.Net().NewPredictor(rows).Predict(b.Obs, rows)
+	for j := range wantL {
+		if gotL[j] != wantL[j] {
+			t.Fatalf("logit %d: %v from a Predictor made before StepLoss, %v from a new one", j, gotL[j], wantL[j])
 		}
 	}
 }

@@ -149,7 +149,12 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 		gain, bias := n.params[o.w].W, n.params[o.b].W
 		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
 		for r := 0; r < rows; r++ {
-			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias, o.act == actReLU)
+			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias)
+		}
+		if o.act == actReLU {
+			// One vector pass over the block, as AddBiasReLU does for a
+			// linear layer.
+			kernels.ReLU(y[:rows*o.nout], y[:rows*o.nout])
 		}
 	case opReLU:
 		kernels.ReLU(y, x)
@@ -177,27 +182,64 @@ func add(y, a, b []float32) {
 	}
 }
 
-// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y, through a ReLU
-// when relu is set, and returns the mean and 1/sqrt(var+eps).
-func normRow(y, x, gain, bias []float32, relu bool) (mean, rstd float32) {
-	var s float32
-	for _, v := range x {
-		s += v
-	}
-	mean = s / float32(len(x))
-	var q float32
-	for _, v := range x {
-		d := v - mean
-		q += d * d
-	}
-	rstd = float32(1 / math.Sqrt(float64(q/float32(len(x)))+normEps))
-	gain, bias, y = gain[:len(x)], bias[:len(x)], y[:len(x)]
+// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y and returns the
+// mean and 1/sqrt(var+eps). The sums run over eight interleaved partial sums
+// (see sum8), so that they do not wait on one long chain of additions.
+func normRow(y, x, gain, bias []float32) (mean, rstd float32) {
+	n := len(x)
+	mean = sum8(x) / float32(n)
+	q := sqDev8(x, mean)
+	rstd = float32(1 / math.Sqrt(float64(q/float32(n))+normEps))
+	gain, bias, y = gain[:n], bias[:n], y[:n]
 	for j, v := range x {
-		t := gain[j]*((v-mean)*rstd) + bias[j]
-		if relu {
-			t = max(t, 0)
-		}
-		y[j] = t
+		y[j] = gain[j]*((v-mean)*rstd) + bias[j]
 	}
 	return mean, rstd
+}
+
+// sum8 returns the sum of x, added as eight partial sums over the indices
+// of each residue mod 8, then combined pairwise: a fixed order, so the
+// result depends on x alone.
+func sum8(x []float32) float32 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	j := 0
+	for ; j+8 <= len(x); j += 8 {
+		v := x[j : j+8 : j+8]
+		s0 += v[0]
+		s1 += v[1]
+		s2 += v[2]
+		s3 += v[3]
+		s4 += v[4]
+		s5 += v[5]
+		s6 += v[6]
+		s7 += v[7]
+	}
+	for ; j < len(x); j++ {
+		s0 += x[j]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// sqDev8 returns the sum of (x−mean)², in sum8's order.
+func sqDev8(x []float32, mean float32) float32 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	j := 0
+	for ; j+8 <= len(x); j += 8 {
+		v := x[j : j+8 : j+8]
+		d0, d1, d2, d3 := v[0]-mean, v[1]-mean, v[2]-mean, v[3]-mean
+		d4, d5, d6, d7 := v[4]-mean, v[5]-mean, v[6]-mean, v[7]-mean
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+		s4 += d4 * d4
+		s5 += d5 * d5
+		s6 += d6 * d6
+		s7 += d7 * d7
+	}
+	for ; j < len(x); j++ {
+		d := x[j] - mean
+		s0 += d * d
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }

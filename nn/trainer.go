@@ -222,6 +222,14 @@ func (t *Trainer) Gradients(b Batch) LossStats {
 // the wrong size panics.
 func (t *Trainer) Step(b Batch) StepStats {
 	st := StepStats{LossStats: t.Gradients(b)}
+	t.update(&st)
+	return st
+}
+
+// update clips the gradients in t.grad by their global norm, applies AdamW
+// and tells the network's Predictors that the weights moved, filling st's
+// GradNorm, LR and Step. Step and StepLoss share it.
+func (t *Trainer) update(st *StepStats) {
 	// Global gradient norm: partial sums over fixed chunks, added in order.
 	t.opt.pass = 1
 	t.pool.do(&t.opt, len(t.parts))
@@ -249,7 +257,6 @@ func (t *Trainer) Step(b Batch) StepStats {
 	t.net.WeightsChanged()
 	t.step++
 	st.Step = t.step
-	return st
 }
 
 // optJob runs the optimizer over chunks of the weights: pass 1 sums the
