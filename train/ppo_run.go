@@ -190,25 +190,9 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 	}
 
 	// Evaluation.
-	best, bestElo := r.st.Best, r.st.BestElo
-	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
-	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+max(time.Since(t0).Seconds(), r.lastIterS) >= b {
-		last, r.final = true, true
-	}
-	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
-		if best, bestElo, err = r.rate(ctx, it, &m.Metrics); err != nil {
-			return nil, err
-		}
-	} else if cfg.Evaluation.Every == 0 {
-		best = it
-	}
-	if best == it {
-		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), ckpt); err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-	}
-	if err := copyFile(filepath.Join(r.dir, ckptDir, "latest.ckpt"), ckpt); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+	best, bestElo, err := r.promote(ctx, it, t0, &m.Metrics, ckpt)
+	if err != nil {
+		return nil, err
 	}
 
 	// Commit: metrics, then state.json.

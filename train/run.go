@@ -371,28 +371,9 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	}
 
 	// Evaluation and gating.
-	best, bestElo := r.st.Best, r.st.BestElo
-	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
-	// The next iteration is estimated to take as long as the longest of
-	// this one so far and the previous one (saving and plotting included).
-	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+max(time.Since(t0).Seconds(), r.lastIterS) >= b {
-		last, r.final = true, true // the next iteration would not fit in the time budget
-	}
-	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
-		var err error
-		if best, bestElo, err = r.rate(ctx, it, m); err != nil {
-			return nil, err
-		}
-	} else if cfg.Evaluation.Every == 0 {
-		best = it
-	}
-	if best == it {
-		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), ckpt); err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-	}
-	if err := copyFile(filepath.Join(r.dir, ckptDir, "latest.ckpt"), ckpt); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+	best, bestElo, err := r.promote(ctx, it, t0, m, ckpt)
+	if err != nil {
+		return nil, err
 	}
 
 	// Commit: metrics, then state.json.
@@ -533,4 +514,36 @@ func (r *run) evaluateLast(ctx context.Context) error {
 	}
 	fmt.Fprintf(r.log, "iter %d: Elo %.0f [%.0f, %.0f]; best %d\n", it, m.Elo, m.EloLo, m.EloHi, best)
 	return nil
+}
+
+// promote ends an iteration whose checkpoint is saved at ckpt: it rates the
+// network when the evaluation schedule (or the last iteration, or the time
+// budget) asks, gating it when configured, then copies the checkpoint to
+// best.ckpt if it became the best and to latest.ckpt. It returns the best
+// iteration and its Elo (nil when not rated); both loops (AlphaZero and PPO) end this way.
+func (r *run) promote(ctx context.Context, it int, t0 time.Time, m *Metrics, ckpt string) (best int, bestElo *float64, err error) {
+	cfg := r.cfg
+	best, bestElo = r.st.Best, r.st.BestElo
+	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
+	// The next iteration is estimated to take as long as the longest of
+	// this one so far and the previous one (saving and plotting included).
+	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+max(time.Since(t0).Seconds(), r.lastIterS) >= b {
+		last, r.final = true, true // the next iteration would not fit in the time budget
+	}
+	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
+		if best, bestElo, err = r.rate(ctx, it, m); err != nil {
+			return 0, nil, err
+		}
+	} else if cfg.Evaluation.Every == 0 {
+		best = it
+	}
+	if best == it {
+		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), ckpt); err != nil {
+			return 0, nil, fmt.Errorf("train: %w", err)
+		}
+	}
+	if err := copyFile(filepath.Join(r.dir, ckptDir, "latest.ckpt"), ckpt); err != nil {
+		return 0, nil, fmt.Errorf("train: %w", err)
+	}
+	return best, bestElo, nil
 }
