@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
@@ -94,28 +91,7 @@ func TestPPOKillAndResume(t *testing.T) {
 		t.Skip("runs a child process")
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+dir, childConfigEnv+"="+filepath.Join("..", "configs", "ppo-tiny.yaml"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if st, ok, _ := readStateOf(dir); ok && st.Iteration >= 4 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the child made no progress in 60s: %s", stderr.String())
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killChildRun(t, dir, filepath.Join("..", "configs", "ppo-tiny.yaml"), 4)
 	k := readState(t, dir).Iteration
 	cfg := ppoTinyConfig(t, dir, "stop.iterations="+strconv.Itoa(k+2), "evaluation.every=3", "optimizer.schedule=constant",
 		"dataset.dir="+dir+"-data", "dataset.shard_size=40")

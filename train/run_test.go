@@ -243,30 +243,7 @@ func TestKillAndResume(t *testing.T) {
 		t.Skip("runs a child process")
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait for a few committed iterations, then kill at once, wherever the
-	// child is.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if st, ok, _ := readStateOf(dir); ok && st.Iteration >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the child made no progress in 60s: %s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killChildRun(t, dir, "", 3)
 	st := readState(t, dir)
 	k := st.Iteration
 	sets := func(dir string) Config {
@@ -345,4 +322,36 @@ func TestTimeBudget(t *testing.T) {
 	if !strings.Contains(log.String(), "time budget 300ms") {
 		t.Errorf("no time-budget note in the log:\n%s", log.String())
 	}
+}
+
+// killChildRun starts this test binary as a child training run in dir (with
+// config, or tiny.yaml when config is empty), waits until it has committed
+// the given number of iterations, and kills it with SIGKILL wherever it is.
+func killChildRun(t *testing.T, dir, config string, iterations int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	if config != "" {
+		cmd.Env = append(cmd.Env, childConfigEnv+"="+config)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if st, ok, _ := readStateOf(dir); ok && st.Iteration >= iterations {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the child made no progress in 60s: %s", stderr.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
 }
