@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urim-rl/urim/env"
@@ -170,8 +169,5 @@ func gameKey(rules string, maxPlies int, specs [2]string, seed uint64, opening [
 // succeeded, so readers see the old file or the new one, never a torn one
 // (package atomicfile). Missing parent directories are created.
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, write)
+	return atomicfile.WriteMkdir(path, write)
 }

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // Metrics is one iteration's row of metrics.csv. Eval fields are NaN (an
@@ -147,7 +147,7 @@ func (t *Table) Column(name string) []float64 {
 // writeMetrics rewrites metrics.csv atomically with the rows of t whose
 // iteration is at most upTo, plus extra rows.
 func writeMetrics(path string, header []string, t *Table, upTo int, extra ...[]string) error {
-	return evaluate.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.WriteMkdir(path, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		if err := cw.Write(header); err != nil {
 			return err

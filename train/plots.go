@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // points returns the (x, y) pairs of the rows where y is a number.
@@ -38,7 +38,7 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if err := evaluate.WriteFileAtomic(path, func(w io.Writer) error {
+		if err := atomicfile.WriteMkdir(path, func(w io.Writer) error {
 			_, err := wt.WriteTo(w)
 			return err
 		}); err != nil {

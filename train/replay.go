@@ -11,7 +11,7 @@ import (
 	"os"
 
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/atomicfile"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -122,7 +122,7 @@ const (
 // Save writes the buffer to path atomically (temporary file, fsync,
 // rename): a crash leaves the old file or the new one.
 func (b *Buffer) Save(path string) error {
-	err := evaluate.WriteFileAtomic(path, func(w io.Writer) error {
+	err := atomicfile.WriteMkdir(path, func(w io.Writer) error {
 		le := binary.LittleEndian
 		head := []int64{replayVersion, int64(b.dim), int64(b.actions), int64(b.window), int64(b.n), int64(b.next), b.added}
 		if _, err := io.WriteString(w, replayMagic); err != nil {

@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/atomicfile"
 )
 
 // A run directory holds:
@@ -89,7 +89,7 @@ func writeState(dir string, st State) error {
 }
 
 func writeBytes(path string, data []byte) error {
-	return evaluate.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.WriteMkdir(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -102,7 +102,7 @@ func copyFile(dst, src string) error {
 		return err
 	}
 	defer in.Close()
-	return evaluate.WriteFileAtomic(dst, func(w io.Writer) error {
+	return atomicfile.WriteMkdir(dst, func(w io.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	})

@@ -22,6 +22,16 @@ const Mode fs.FileMode = 0o644
 // tmpInfix marks the temporary files: "." + base name + tmpInfix + random.
 const tmpInfix = ".tmp"
 
+// WriteMkdir is Write that first creates path's missing parent directories
+// (mode 0755), for outputs whose directory is the writer's own (a report
+// directory, a run directory's subdirectories).
+func WriteMkdir(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return Write(path, write)
+}
+
 // Write writes the file at path through write, buffered. Only when write and
 // every step after it succeed is path replaced; otherwise path is left as it
 // was and the temporary file removed. The parent directory must exist. Errors
