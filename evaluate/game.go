@@ -102,14 +102,6 @@ func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []i
 	return rec, nil
 }
 
-// RandomOpening returns plies random moves from the start of g, drawn from
-// seed, that do not end the game.
-//
-// Deprecated: it is g.RandomOpening(plies, seed), the one opening generator
-// (shared with env.Vec); stores written before it replaced the evaluator's
-// own (store version 1) are refused.
-func RandomOpening(g *env.Game, plies int, seed uint64) []int { return g.RandomOpening(plies, seed) }
-
 // openingSeed is the seed of opening number k of a tournament: shared by
 // every pairing, so all agents face the same openings.
 func openingSeed(seed uint64, k int) uint64 { return derive(seed, 0x6f70656e, uint64(k)) }

@@ -52,7 +52,7 @@ func TestPlayRecordReplays(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := uint64(0); seed < 20; seed++ {
-			opening := RandomOpening(g, 4, seed)
+			opening := g.RandomOpening(4, seed)
 			r, err := Play(context.Background(), g, newAgents(t, "random", "random", seed), opening)
 			if err != nil {
 				t.Fatal(err)
@@ -85,20 +85,20 @@ func TestPlayRejectsAgentErrors(t *testing.T) {
 
 func TestRandomOpening(t *testing.T) {
 	g := env.MustGame(env.Urim)
-	a, b := RandomOpening(g, 6, 42), RandomOpening(g, 6, 42)
+	a, b := g.RandomOpening(6, 42), g.RandomOpening(6, 42)
 	if !reflect.DeepEqual(a, b) || len(a) != 6 {
 		t.Fatalf("openings %v and %v from one seed differ or are short", a, b)
 	}
 	differ := false
 	for seed := uint64(0); seed < 10; seed++ {
-		if !reflect.DeepEqual(a, RandomOpening(g, 6, seed)) {
+		if !reflect.DeepEqual(a, g.RandomOpening(6, seed)) {
 			differ = true
 		}
 	}
 	if !differ {
 		t.Errorf("ten seeds gave the same opening")
 	}
-	if len(RandomOpening(g, 0, 1)) != 0 {
+	if len(g.RandomOpening(0, 1)) != 0 {
 		t.Errorf("a 0-ply opening has moves")
 	}
 }
