@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,4 +173,47 @@ func writeMetrics(path string, header []string, t *Table, upTo int, extra ...[]s
 		cw.Flush()
 		return cw.Error()
 	})
+}
+
+// checkResumedMetrics compares the metrics.csv of a run being resumed with
+// what the run has committed (done iterations, columns head). Columns other
+// than head are an error, since the rows would land under the wrong names.
+// Rows missing for committed iterations (a file deleted or cut by hand)
+// cannot be rebuilt: the resume goes on and the returned warning names them.
+func checkResumedMetrics(t *Table, head []string, done int) (warning string, err error) {
+	if len(t.Rows) > 0 && !slices.Equal(t.Header, head) {
+		return "", fmt.Errorf("its columns (%d: %s …) are not this run's (%d: %s …); move it aside to resume without its rows",
+			len(t.Header), strings.Join(t.Header[:min(4, len(t.Header))], ","), len(head), strings.Join(head[:min(4, len(head))], ","))
+	}
+	have := make([]bool, done+1)
+	for _, r := range t.Rows {
+		if len(r) == 0 {
+			continue
+		}
+		if it, err := strconv.Atoi(r[0]); err == nil && it >= 1 && it <= done {
+			have[it] = true
+		}
+	}
+	var missing []string
+	for it := 1; it <= done; {
+		if have[it] {
+			it++
+			continue
+		}
+		end := it
+		for end+1 <= done && !have[end+1] {
+			end++
+		}
+		if end == it {
+			missing = append(missing, strconv.Itoa(it))
+		} else {
+			missing = append(missing, fmt.Sprintf("%d–%d", it, end))
+		}
+		it = end + 1
+	}
+	if len(missing) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("no rows for iterations %s of the %d committed (deleted or edited by hand?); they are lost, and the new rows follow the rest",
+		strings.Join(missing, ", "), done), nil
 }

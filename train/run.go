@@ -268,6 +268,13 @@ func (r *run) resume(st State, effective []byte) error {
 	if r.table, err = ReadMetrics(filepath.Join(r.dir, metricsFile)); err != nil {
 		return err
 	}
+	warn, err := checkResumedMetrics(r.table, r.head, st.Iteration)
+	if err != nil {
+		return fmt.Errorf("train: resume: %s: %w", filepath.Join(r.dir, metricsFile), err)
+	}
+	if warn != "" {
+		fmt.Fprintf(r.log, "train: resume: warning: %s: %s\n", filepath.Join(r.dir, metricsFile), warn)
+	}
 	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, st.Iteration); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
