@@ -42,6 +42,14 @@ func (p *Params) ckpt() string {
 			why = err.Error()
 		}
 		p.fail("ckpt", path, "a network checkpoint file ("+why+")")
+	} else if p.game != nil {
+		// ValidateFor: the network must be for the game to be played.
+		if net, err := loadAgentNet(path); err != nil {
+			p.fail("ckpt", path, "a readable network checkpoint ("+err.Error()+")")
+		} else if r := net.Rules(); !r.SamePlay(p.game.Rules()) {
+			p.fail("ckpt", path, fmt.Sprintf("a network for the rules played here, %s (%s); this one was trained for %s (%s)",
+				p.game.Name(), p.game.Rules(), r.Name, r))
+		}
 	}
 	return path
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/urim-rl/urim/env"
 )
 
 // Builder makes an agent from its parameters. It reads every parameter it
@@ -90,7 +92,15 @@ func New(spec string, seed uint64) (Agent, error) {
 // builder runs with parameters whose Done stops it once they are checked,
 // so no table is allocated and no external engine is started. (A builder
 // that does not call Done builds its cheap agent, which is dropped.)
-func Validate(spec string) error {
+func Validate(spec string) error { return validate(spec, nil) }
+
+// ValidateFor is [Validate] for an agent that will play the games of g: a
+// network checkpoint (ckpt=) is also read and must have been made for g's
+// rules, so that a tournament refuses it before its first game rather than
+// failing at the first move.
+func ValidateFor(spec string, g *env.Game) error { return validate(spec, g) }
+
+func validate(spec string, g *env.Game) error {
 	sp, err := ParseSpec(spec)
 	if err != nil {
 		return err
@@ -103,6 +113,7 @@ func Validate(spec string) error {
 	}
 	p := newParams(sp)
 	p.checkOnly = true
+	p.game = g
 	a, err := e.build(p, 0)
 	if errors.Is(err, errChecked) {
 		return nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/urim-rl/urim/env"
 )
 
 // ErrSpec is wrapped by every error about an agent spec string.
@@ -105,6 +107,9 @@ type Params struct {
 	err   error
 	// checkOnly makes a successful Done return errChecked ([Validate]).
 	checkOnly bool
+	// game, when set ([ValidateFor]), is the game the agent will play: a
+	// checkpoint for other rules is then a bad parameter.
+	game *env.Game
 }
 
 func newParams(sp Spec) *Params { return &Params{spec: sp, used: map[string]bool{}} }

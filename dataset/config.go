@@ -67,11 +67,19 @@ func (c *Config) Validate() error {
 	if strings.TrimSpace(c.Agent) == "" {
 		return cfgErr("agent", "no agent spec (known agents: %s)", strings.Join(agents.Names(), ", "))
 	}
-	if err := agents.Validate(c.Agent); err != nil {
+	// With good rules, an agent's network must be for them
+	// (agents.ValidateFor); bad rules are reported below.
+	validate := agents.Validate
+	if r, err := c.LoadRules(); err == nil {
+		if g, err := env.NewGame(r); err == nil {
+			validate = func(spec string) error { return agents.ValidateFor(spec, g) }
+		}
+	}
+	if err := validate(c.Agent); err != nil {
 		return &config.Error{Key: "agent", Err: err}
 	}
 	if c.Opponent != "" {
-		if err := agents.Validate(c.Opponent); err != nil {
+		if err := validate(c.Opponent); err != nil {
 			return &config.Error{Key: "opponent", Err: err}
 		}
 	}

@@ -30,6 +30,10 @@ func (c *Config) Validate() error {
 	if err := c.Setup.validate(); err != nil {
 		return err
 	}
+	g, err := c.Setup.Game()
+	if err != nil {
+		return err
+	}
 	if c.Format != RoundRobin && c.Format != Gauntlet {
 		return config.Errorf("format", "%q is not %s or %s", c.Format, RoundRobin, Gauntlet)
 	}
@@ -39,7 +43,7 @@ func (c *Config) Validate() error {
 	names := map[string]int{}
 	for i, p := range c.Agents {
 		key := fmt.Sprintf("agents[%d]", i)
-		if err := p.check(); err != nil {
+		if err := p.check(g); err != nil {
 			return &ConfigError{Key: key, Err: err}
 		}
 		if k, dup := names[p.Label()]; dup {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
 )
 
 // Player is one participant of a tournament or an SPRT test: a spec string
@@ -42,10 +43,11 @@ func (p Player) build(seed uint64) (agents.Agent, error) {
 	return agents.New(p.Spec, seed)
 }
 
-// check reports a player that cannot play: no spec and no factory, a
-// factory without a name, or a bad spec ([agents.Validate], which builds
-// nothing).
-func (p Player) check() error {
+// check reports a player that cannot play the games of g: no spec and no
+// factory, a factory without a name, or a bad spec ([agents.ValidateFor],
+// which builds nothing but reads a network's checkpoint to check its rules).
+// A nil g checks the spec alone.
+func (p Player) check(g *env.Game) error {
 	switch {
 	case p.New != nil && p.Spec == "" && p.Name == "":
 		return fmt.Errorf("a player built in code needs a name")
@@ -54,7 +56,10 @@ func (p Player) check() error {
 	case strings.TrimSpace(p.Spec) == "":
 		return fmt.Errorf("no agent spec (known agents: %s)", strings.Join(agents.Names(), ", "))
 	}
-	return agents.Validate(p.Spec)
+	if g == nil {
+		return agents.Validate(p.Spec)
+	}
+	return agents.ValidateFor(p.Spec, g)
 }
 
 // Label returns the name, or the spec when the name is empty.

@@ -76,17 +76,17 @@ func RunSPRT(ctx context.Context, cfg SPRTConfig) (*SPRTResult, error) {
 	if cfg.A.Label() == cfg.B.Label() {
 		return nil, fmt.Errorf("evaluate: SPRT: both players are called %q; name them apart", cfg.A.Label())
 	}
-	for _, p := range []Player{cfg.A, cfg.B} {
-		if err := p.check(); err != nil {
-			return nil, fmt.Errorf("evaluate: SPRT: %s: %w", p.Label(), err)
-		}
-	}
 	if err := cfg.Setup.validate(); err != nil {
 		return nil, fmt.Errorf("evaluate: SPRT: %w", err)
 	}
 	g, err := cfg.Game()
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range []Player{cfg.A, cfg.B} {
+		if err := p.check(g); err != nil {
+			return nil, fmt.Errorf("evaluate: SPRT: %s: %w", p.Label(), err)
+		}
 	}
 	workers := cfg.workers()
 	open := &openings{g: g, plies: cfg.OpeningPlies, seed: cfg.Seed}

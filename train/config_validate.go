@@ -174,13 +174,19 @@ func (c *Config) checkEvaluation() error {
 	if len(e.Opponents) == 0 && !e.Gating.Enabled {
 		return bad("evaluation.opponents", "none listed: name agent specs such as random, greedy, mcts:sims=200 (or set evaluation.every: 0)")
 	}
+	// With good rules, an opponent's network must be for them
+	// (agents.ValidateFor); bad rules are reported by checkRules.
+	var game *env.Game
+	if r, err := c.RulesOf(); err == nil {
+		game, _ = env.NewGame(r)
+	}
 	seen := map[string]int{}
 	for i, spec := range e.Opponents {
 		key := fmt.Sprintf("evaluation.opponents[%d]", i)
 		if strings.TrimSpace(spec) == "" {
 			return bad(key, "empty agent spec (known agents: %s)", strings.Join(agents.Names(), ", "))
 		}
-		if err := agents.Validate(spec); err != nil {
+		if err := validateSpec(spec, game); err != nil {
 			return &ConfigError{Key: key, Err: err}
 		}
 		if j, dup := seen[spec]; dup {
@@ -291,4 +297,12 @@ func (c *Config) RulesOf() (env.Rules, error) {
 		return r, &ConfigError{Key: "max_plies", Err: err}
 	}
 	return r, nil
+}
+
+// validateSpec checks an agent spec, for the games of g when g is known.
+func validateSpec(spec string, g *env.Game) error {
+	if g == nil {
+		return agents.Validate(spec)
+	}
+	return agents.ValidateFor(spec, g)
 }
