@@ -2,25 +2,17 @@ package agents
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/nn/nntest"
 )
 
 // TestNetCache: agents built from one checkpoint share its network until
 // the file changes.
 func TestNetCache(t *testing.T) {
-	net, err := nn.New(nn.Arch{Kind: nn.KindMLP, Width: 8, Depth: 1}, env.Urim, env.EncodingCompact, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "net.ckpt")
-	if err := nn.Save(path, &nn.Checkpoint{Net: net}); err != nil {
-		t.Fatal(err)
-	}
+	path := nntest.Checkpoint(t, env.Urim, 8, 1)
 	a, err := loadAgentNet(path)
 	if err != nil {
 		t.Fatal(err)

@@ -3,28 +3,19 @@ package evaluate
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/nn/nntest"
 )
 
 // A network trained for other rules is refused when the tournament or the
 // SPRT test is checked, before any game is played, and the error names both
 // rules.
 func TestCheckpointForOtherRulesRefusedBeforePlay(t *testing.T) {
-	net, err := nn.New(nn.Arch{Kind: nn.KindMLP, Width: 8, Depth: 1}, env.Oware, env.EncodingCompact, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ckpt := filepath.Join(t.TempDir(), "oware.ckpt")
-	if err := nn.Save(ckpt, &nn.Checkpoint{Net: net}); err != nil {
-		t.Fatal(err)
-	}
-	spec := "neural:ckpt=" + ckpt
+	spec := "neural:ckpt=" + nntest.Checkpoint(t, env.Oware, 8, 1)
 	wantNamed := func(what string, err error) {
 		t.Helper()
 		if err == nil || !errors.Is(err, agents.ErrSpec) || !strings.Contains(err.Error(), "urim") || !strings.Contains(err.Error(), "oware") {
