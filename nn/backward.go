@@ -79,10 +79,11 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 	if !o.noGradInput {
 		dx = ws.dx[o.in][r0*o.nin : r1*o.nin]
 	}
-	switch o.act {
-	case actReLU:
+	switch {
+	case o.kind == opNorm: // LayerNormBackward applies the ReLU
+	case o.act == actReLU:
 		kernels.ReLUBackward(dy, dy, y)
-	case actTanh:
+	case o.act == actTanh:
 		tanhGrad(dy, y)
 	}
 	switch o.kind {
@@ -96,14 +97,17 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 		}
 		kernels.Sgemm(false, true, rows, o.nin, o.nout, 1, dy, o.nout, n.params[o.w].W, o.nout, beta, dx, o.nin)
 	case opNorm:
+		// The ReLU's mask, the input's gradient and this block's sums of
+		// the gain's and the bias's gradients in one call.
 		k := n.g.normIndex[i]
 		x := ws.x[o.in][r0*o.nin : r1*o.nin]
-		gain := n.params[o.w].W
-		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
-		for r := 0; r < rows; r++ {
-			s := r * o.nin
-			normRowGrad(dx[s:s+o.nin], dy[s:s+o.nin], x[s:s+o.nin], gain, mean[r], rstd[r], o.accIn)
-		}
+		u, blocks := r0/rowChunk, units(ws.rows)
+		part := ws.normPart[k]
+		dg := part[u*o.nin : (u+1)*o.nin]
+		db := part[(blocks+u)*o.nin : (blocks+u+1)*o.nin]
+		clear(dg)
+		clear(db)
+		kernels.LayerNormBackward(dx, dy, x, y, n.params[o.w].W, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], dg, db, o.act == actReLU, o.accIn)
 	case opReLU:
 		if o.accIn {
 			reluBackwardAdd(dx, dy, y)
@@ -136,18 +140,14 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 		clear(db)
 		kernels.ColSum(db, dy)
 	case opNorm:
-		k := n.g.normIndex[i]
+		// The row blocks' sums, added in block order.
+		blocks := units(rows)
+		part := ws.normPart[n.g.normIndex[i]]
 		dg, db := grads[o.w].W, grads[o.b].W
 		clear(dg)
 		clear(db)
-		mean, rstd := ws.mean[k], ws.rstd[k]
-		for r := 0; r < rows; r++ {
-			s := r * o.nin
-			normGainGrad(dg, dy[s:s+o.nin], x[s:s+o.nin], mean[r], rstd[r])
-		}
-		// The bias's gradient: the same additions, rows in order, as one
-		// vector pass.
-		kernels.ColSum(db, dy[:rows*o.nin])
+		kernels.ColSum(dg, part[:blocks*o.nin])
+		kernels.ColSum(db, part[blocks*o.nin:2*blocks*o.nin])
 	}
 }
 
@@ -182,56 +182,5 @@ func addTo(dst, src []float32) {
 	src = src[:len(dst)]
 	for j, v := range src {
 		dst[j] += v
-	}
-}
-
-// normRowGrad writes (or adds to) dx the gradient of a layer norm's input,
-// given the gradient dy of its (pre-activation) output. Its two sums run as
-// four interleaved partial sums each (as in sum8).
-func normRowGrad(dx, dy, x, gain []float32, mean, rstd float32, acc bool) {
-	n := len(x)
-	dy, gain, dx = dy[:n], gain[:n], dx[:n]
-	// Sums of dxhat and dxhat·xhat.
-	var a0, a1, a2, a3, b0, b1, b2, b3 float32
-	j := 0
-	for ; j+4 <= n; j += 4 {
-		v, d, g := x[j:j+4:j+4], dy[j:j+4:j+4], gain[j:j+4:j+4]
-		g0, g1, g2, g3 := d[0]*g[0], d[1]*g[1], d[2]*g[2], d[3]*g[3]
-		a0 += g0
-		a1 += g1
-		a2 += g2
-		a3 += g3
-		b0 += g0 * ((v[0] - mean) * rstd)
-		b1 += g1 * ((v[1] - mean) * rstd)
-		b2 += g2 * ((v[2] - mean) * rstd)
-		b3 += g3 * ((v[3] - mean) * rstd)
-	}
-	for ; j < n; j++ {
-		g := dy[j] * gain[j]
-		a0 += g
-		b0 += g * ((x[j] - mean) * rstd)
-	}
-	inv := 1 / float32(n)
-	s1 := ((a0 + a1) + (a2 + a3)) * inv
-	s2 := ((b0 + b1) + (b2 + b3)) * inv
-	if acc {
-		for j, v := range x {
-			xh := (v - mean) * rstd
-			dx[j] += rstd * (dy[j]*gain[j] - s1 - xh*s2)
-		}
-		return
-	}
-	for j, v := range x {
-		xh := (v - mean) * rstd
-		dx[j] = rstd * (dy[j]*gain[j] - s1 - xh*s2)
-	}
-}
-
-// normGainGrad adds one row's contribution to the gain's gradient.
-func normGainGrad(dg, dy, x []float32, mean, rstd float32) {
-	n := len(x)
-	dg, dy = dg[:n], dy[:n]
-	for j, v := range x {
-		dg[j] += dy[j] * ((v - mean) * rstd)
 	}
 }

@@ -21,6 +21,11 @@ type workspace struct {
 	dx      [][]float32 // gradients, nil for inference
 	mean    [][]float32 // per norm op: row means
 	rstd    [][]float32 // per norm op: row 1/std
+	// normPart holds, per norm op, each row block's sums of the gain's
+	// and the bias's gradients (units × width each, the gain's first),
+	// for training: the row pass writes them, the parameter pass adds
+	// them up in block order.
+	normPart [][]float32
 	// packs holds the weight matrix of each Linear op packed for the
 	// kernels (indexed by op; nil for training, whose weights change every
 	// step, and for batches too small to use them).
@@ -60,6 +65,13 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 	for range g.normCount {
 		ws.mean = append(ws.mean, make([]float32, maxRows))
 		ws.rstd = append(ws.rstd, make([]float32, maxRows))
+	}
+	if grads {
+		for i, o := range g.ops {
+			if k := g.normIndex[i]; k >= 0 {
+				ws.normPart = append(ws.normPart, make([]float32, 2*units(maxRows)*o.nin))
+			}
+		}
 	}
 	return ws
 }
@@ -147,15 +159,9 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 	case opNorm:
 		k := n.g.normIndex[i]
 		gain, bias := n.params[o.w].W, n.params[o.b].W
-		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
-		for r := 0; r < rows; r++ {
-			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias)
-		}
-		if o.act == actReLU {
-			// One vector pass over the block, as AddBiasReLU does for a
-			// linear layer.
-			kernels.ReLU(y[:rows*o.nout], y[:rows*o.nout])
-		}
+		// One call for the block: mean, variance, the output and its ReLU
+		// with each row in the first level of cache.
+		kernels.LayerNorm(y[:rows*o.nout], x[:rows*o.nin], gain, bias, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], normEps, o.act == actReLU)
 	case opReLU:
 		kernels.ReLU(y, x)
 	case opAdd:
@@ -180,66 +186,4 @@ func add(y, a, b []float32) {
 	for j := range y {
 		y[j] = a[j] + b[j]
 	}
-}
-
-// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y and returns the
-// mean and 1/sqrt(var+eps). The sums run over eight interleaved partial sums
-// (see sum8), so that they do not wait on one long chain of additions.
-func normRow(y, x, gain, bias []float32) (mean, rstd float32) {
-	n := len(x)
-	mean = sum8(x) / float32(n)
-	q := sqDev8(x, mean)
-	rstd = float32(1 / math.Sqrt(float64(q/float32(n))+normEps))
-	gain, bias, y = gain[:n], bias[:n], y[:n]
-	for j, v := range x {
-		y[j] = gain[j]*((v-mean)*rstd) + bias[j]
-	}
-	return mean, rstd
-}
-
-// sum8 returns the sum of x, added as eight partial sums over the indices
-// of each residue mod 8, then combined pairwise: a fixed order, so the
-// result depends on x alone.
-func sum8(x []float32) float32 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	j := 0
-	for ; j+8 <= len(x); j += 8 {
-		v := x[j : j+8 : j+8]
-		s0 += v[0]
-		s1 += v[1]
-		s2 += v[2]
-		s3 += v[3]
-		s4 += v[4]
-		s5 += v[5]
-		s6 += v[6]
-		s7 += v[7]
-	}
-	for ; j < len(x); j++ {
-		s0 += x[j]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-}
-
-// sqDev8 returns the sum of (x−mean)², in sum8's order.
-func sqDev8(x []float32, mean float32) float32 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	j := 0
-	for ; j+8 <= len(x); j += 8 {
-		v := x[j : j+8 : j+8]
-		d0, d1, d2, d3 := v[0]-mean, v[1]-mean, v[2]-mean, v[3]-mean
-		d4, d5, d6, d7 := v[4]-mean, v[5]-mean, v[6]-mean, v[7]-mean
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-		s4 += d4 * d4
-		s5 += d5 * d5
-		s6 += d6 * d6
-		s7 += d7 * d7
-	}
-	for ; j < len(x); j++ {
-		d := x[j] - mean
-		s0 += d * d
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }

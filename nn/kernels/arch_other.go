@@ -23,3 +23,11 @@ func adamWSIMD(w, g, m, v []float32, beta1, c1, beta2, c2, lr, eps, wd, rbc1, rb
 // blasSIMD reports whether the element-wise kernels may use assembly beside
 // OpenBLAS: never in a pure-Go build.
 func blasSIMD() bool { return false }
+
+func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu bool) {
+	panic("kernels: no SIMD in this build")
+}
+
+func layerNormBackwardSIMD(dx, dy, x, y, gain, mean, rstd, dg, db []float32, relu, acc bool) {
+	panic("kernels: no SIMD in this build")
+}
