@@ -115,8 +115,13 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 			kernels.ReLUBackward(dx, dy, y)
 		}
 	case opAdd:
-		copyOrAdd(dx, dy, o.accIn)
-		copyOrAdd(ws.dx[o.in2][r0*o.nin:r1*o.nin], dy, o.accIn2)
+		// An input whose gradient shares dy's buffer has it already.
+		if !o.aliasIn {
+			copyOrAdd(dx, dy, o.accIn)
+		}
+		if !o.aliasIn2 {
+			copyOrAdd(ws.dx[o.in2][r0*o.nin:r1*o.nin], dy, o.accIn2)
+		}
 	}
 }
 

@@ -57,9 +57,29 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 		ws.x[i] = make([]float32, maxRows*g.widths[i])
 	}
 	if grads {
+		// The gradient of a residual sum's inputs shares the sum's buffer
+		// where the graph allows it (see graph.finish), latest sums first,
+		// so that a chain of sums shares one buffer.
 		ws.dx = make([][]float32, len(g.widths))
+		for i := len(g.ops) - 1; i >= 0; i-- {
+			o := &g.ops[i]
+			if o.kind != opAdd {
+				continue
+			}
+			if ws.dx[o.out] == nil {
+				ws.dx[o.out] = make([]float32, maxRows*g.widths[o.out])
+			}
+			if o.aliasIn {
+				ws.dx[o.in] = ws.dx[o.out]
+			}
+			if o.aliasIn2 {
+				ws.dx[o.in2] = ws.dx[o.out]
+			}
+		}
 		for i := 1; i < len(g.widths); i++ {
-			ws.dx[i] = make([]float32, maxRows*g.widths[i])
+			if ws.dx[i] == nil {
+				ws.dx[i] = make([]float32, maxRows*g.widths[i])
+			}
 		}
 	}
 	for range g.normCount {
@@ -165,8 +185,7 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 	case opReLU:
 		kernels.ReLU(y, x)
 	case opAdd:
-		x2 := v[o.in2]
-		add(y, x, x2)
+		kernels.Add(y, x, v[o.in2])
 	}
 }
 
@@ -177,13 +196,5 @@ func addBiasTanh(y, b []float32) {
 		for j, v := range b {
 			row[j] = float32(math.Tanh(float64(row[j] + v)))
 		}
-	}
-}
-
-// add sets y to a + b.
-func add(y, a, b []float32) {
-	a, b = a[:len(y)], b[:len(y)]
-	for j := range y {
-		y[j] = a[j] + b[j]
 	}
 }

@@ -13,6 +13,7 @@ func addBiasReLUSIMD(x, b []float32)         { panic("kernels: no SIMD in this b
 func reluSIMD(dst, x []float32)              { panic("kernels: no SIMD in this build") }
 func reluBackwardSIMD(dx, dy, y []float32)   { panic("kernels: no SIMD in this build") }
 func colSumSIMD(dst, x []float32)            { panic("kernels: no SIMD in this build") }
+func addSIMD(dst, a, b []float32)            { panic("kernels: no SIMD in this build") }
 func axpySIMD(alpha float32, x, y []float32) { panic("kernels: no SIMD in this build") }
 func scaleSIMD(alpha float32, x []float32)   { panic("kernels: no SIMD in this build") }
 func dotSIMD(x, y []float32) float32         { panic("kernels: no SIMD in this build") }
