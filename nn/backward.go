@@ -17,8 +17,11 @@ import "github.com/urim-rl/urim/nn/kernels"
 // are neither (i-1 cannot read i's output), so they may run side by side.
 
 // paramChunk is the number of weight rows of one unit of the weight
-// gradient.
-const paramChunk = 128
+// gradient (a multiple of both micro-kernels' MR). A layer of 128 inputs
+// makes two units, so that the weight gradient, which runs beside the
+// cheaper row pass of the operation before, does not leave the other
+// thread idle for most of the dispatch.
+const paramChunk = 64
 
 // backwardJob runs, as one dispatch, the parameter pass of operation pop (its
 // units first; pop < 0 for none) and the row pass of operation rop (rop < 0

@@ -183,7 +183,7 @@ func TestOverfitsTinyDataset(t *testing.T) {
 // demands identical weights, bit for bit.
 func TestThreadsBitIdentical(t *testing.T) {
 	// 300 rows make three row blocks, the last one partial; width 160 makes
-	// two blocks of weight rows, the last one partial.
+	// three blocks of weight rows, the last one partial.
 	for _, arch := range []Arch{DefaultArch(), {Kind: KindResMLP, Width: 160, Depth: 2, LayerNorm: true}} {
 		var ref []float32
 		for _, threads := range []int{1, 2, 4} {
