@@ -98,7 +98,11 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 		if o.accIn {
 			beta = 1
 		}
-		kernels.Sgemm(false, true, rows, o.nin, o.nout, 1, dy, o.nout, n.params[o.w].W, o.nout, beta, dx, o.nin)
+		if ws.packsT != nil {
+			kernels.SgemmPacked(rows, 1, dy, o.nout, &ws.packsT[i], beta, dx, o.nin)
+		} else {
+			kernels.Sgemm(false, true, rows, o.nin, o.nout, 1, dy, o.nout, n.params[o.w].W, o.nout, beta, dx, o.nin)
+		}
 	case opNorm:
 		// The ReLU's mask, the input's gradient and this block's sums of
 		// the gain's and the bias's gradients in one call.

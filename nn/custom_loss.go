@@ -24,6 +24,7 @@ func (t *Trainer) GradientsLoss(obs []float32, rows int, loss HeadLoss) float64 
 	if len(obs) < rows*n.inDim {
 		panic(fmt.Sprintf("nn: batch of %d rows has %d observation entries (want %d)", rows, len(obs), rows*n.inDim))
 	}
+	t.packWeights(true)
 	ws.rows = rows
 	ws.x[0] = obs[:rows*n.inDim]
 	t.pool.do(&t.fwd, units(rows))

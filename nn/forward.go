@@ -27,9 +27,11 @@ type workspace struct {
 	// them up in block order.
 	normPart [][]float32
 	// packs holds the weight matrix of each Linear op packed for the
-	// kernels (indexed by op; nil for training, whose weights change every
-	// step, and for batches too small to use them).
-	packs []kernels.PackedB
+	// kernels (indexed by op; nil for batches too small to use them):
+	// a Predictor packs them when the weights change, a Trainer at every
+	// step. packsT holds their transposes, for the input gradients of a
+	// Trainer's backward pass (nil for inference).
+	packs, packsT []kernels.PackedB
 	// local marks the unit-local activations; units is the free list of
 	// unit scratch, one per unit running at once.
 	local []bool

@@ -56,6 +56,7 @@ func benchShapes() []benchShape {
 		benchShape{"PPO_NT_128x128x6", false, true, 128, 128, 6},
 		benchShape{"PPO_TN_17x128x2048", true, false, 17, 128, 2048},
 		benchShape{"PPO_TN_128x128x2048", true, false, 128, 128, 2048},
+		benchShape{"PPO_TN_64x128x2048", true, false, 64, 128, 2048},
 		benchShape{"PPO_TN_128x6x2048", true, false, 128, 6, 2048},
 	)
 	return s

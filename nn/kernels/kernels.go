@@ -69,7 +69,9 @@ type backend struct {
 	// back-end gains nothing from packing that shape; packed computes
 	// C = alpha*A*B + beta*C from such a pack, or reports false (doing
 	// nothing) for a product it does not take packed (see PackedB).
-	pack   func(dst, b []float32, ldb, k, n int) []float32
+	pack func(dst, b []float32, ldb, k, n int) []float32
+	// packT is pack for B = bᵀ, b stored n×k (stride ldb).
+	packT  func(dst, b []float32, ldb, k, n int) []float32
 	packed func(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) bool
 	// packedBias is packed with alpha 1 and beta 0 followed by
 	// AddBiasReLU (relu) or AddBias, in one pass where it can.
