@@ -176,6 +176,37 @@ func NewTrainerFrom(c *Checkpoint, cfg TrainConfig, maxBatch int) (*Trainer, err
 	return t, nil
 }
 
+// SetSchedule sets the learning-rate schedule of the steps to come (the
+// step count, which the schedule reads, carries on), so that a training
+// loop can change the rate between phases without building another
+// trainer. It returns the schedule's error, leaving the old one, when s is
+// invalid.
+func (t *Trainer) SetSchedule(s Schedule) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	t.cfg.Schedule = s
+	return nil
+}
+
+// funcJob runs a caller's function as a pool job.
+type funcJob func(unit int)
+
+func (f funcJob) run(u int) { f(u) }
+
+// Run calls f(0), ..., f(units-1) on the trainer's threads, the caller's
+// goroutine among them, and returns when all have returned. The calls may
+// run in any order and at the same time, so they must write disjoint data;
+// cut the work into units by its size alone (never by the number of
+// threads) to keep results independent of it. A HeadLoss may call Run (the
+// trainer's threads are idle while it runs); nothing else of the trainer
+// may run meanwhile. Run allocates nothing when f does not (make f once).
+func (t *Trainer) Run(units int, f func(unit int)) {
+	if units > 0 {
+		t.pool.do(funcJob(f), units)
+	}
+}
+
 // Net returns the network being trained.
 func (t *Trainer) Net() *Net { return t.net }
 
