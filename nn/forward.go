@@ -49,6 +49,18 @@ type unitScratch struct {
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 	ws := &workspace{g: g, maxRows: maxRows}
+	// One slab for the batch-wide buffers: the activations (only the heads'
+	// for inference) and, for training, their gradients.
+	size := 0
+	for i, w := range g.widths {
+		if i > 0 && (grads || i == g.policy || i == g.value) {
+			size += maxRows*w + 16
+		}
+		if grads && i > 0 {
+			size += maxRows*w + 16
+		}
+	}
+	sl := newSlab(size)
 	ws.x = make([][]float32, len(g.widths))
 	ws.local = make([]bool, len(g.widths))
 	for i := 1; i < len(g.widths); i++ {
@@ -56,7 +68,7 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 			ws.local[i] = true
 			continue
 		}
-		ws.x[i] = make([]float32, maxRows*g.widths[i])
+		ws.x[i] = sl.take(maxRows * g.widths[i])
 	}
 	if grads {
 		// The gradient of a residual sum's inputs shares the sum's buffer
@@ -69,7 +81,7 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 				continue
 			}
 			if ws.dx[o.out] == nil {
-				ws.dx[o.out] = make([]float32, maxRows*g.widths[o.out])
+				ws.dx[o.out] = sl.take(maxRows * g.widths[o.out])
 			}
 			if o.aliasIn {
 				ws.dx[o.in] = ws.dx[o.out]
@@ -80,7 +92,7 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 		}
 		for i := 1; i < len(g.widths); i++ {
 			if ws.dx[i] == nil {
-				ws.dx[i] = make([]float32, maxRows*g.widths[i])
+				ws.dx[i] = sl.take(maxRows * g.widths[i])
 			}
 		}
 	}
