@@ -114,7 +114,7 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 		db := part[(blocks+u)*o.nin : (blocks+u+1)*o.nin]
 		clear(dg)
 		clear(db)
-		kernels.LayerNormBackward(dx, dy, x, y, n.params[o.w].W, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], dg, db, o.act == actReLU, o.accIn)
+		kernels.LayerNormBackward(dx, dy, x, n.params[o.w].W, n.params[o.b].W, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], dg, db, o.act == actReLU, o.accIn)
 	case opReLU:
 		if o.accIn {
 			reluBackwardAdd(dx, dy, y)

@@ -29,6 +29,6 @@ func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu boo
 	panic("kernels: no SIMD in this build")
 }
 
-func layerNormBackwardSIMD(dx, dy, x, y, gain, mean, rstd, dg, db []float32, relu, acc bool) {
+func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, relu, acc bool) {
 	panic("kernels: no SIMD in this build")
 }

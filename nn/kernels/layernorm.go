@@ -57,68 +57,68 @@ func reluOf(v float32) float32 {
 }
 
 // LayerNormBackward back-propagates through LayerNorm, given the rows' mean
-// and rstd (as LayerNorm returned them), its input x, its output y (read
-// with relu only, may be nil otherwise) and the gradient dy of its output.
-// With relu, dy is first masked in place where y is not positive (dy[i] =
-// 0), as ReLUBackward would. Then, with g = dy·gain and x̂ =
-// (x-mean)·rstd per row,
+// and rstd (as LayerNorm returned them), its input x, its gain and bias and
+// the gradient dy of its output. With relu, the gradient passes only where
+// the output was positive: where gain·x̂+bias, recomputed as LayerNorm
+// computed it (so the same bits on the same back-end), is greater than 0.
+// With g = dy·gain (0 where the ReLU blocks) and x̂ = (x-mean)·rstd per row,
 //
 //	dx[r][j] = rstd[r]·(g[r][j] - Σ_j g[r][j]/n - x̂[r][j]·Σ_j g[r][j]·x̂[r][j]/n)
 //
 // is written into dx (added to it with acc), and the rows' contributions to
 // the gain's and bias's gradients are added to dg and db, rows in order:
 //
-//	dg[j] += dy[r][j]·x̂[r][j]
-//	db[j] += dy[r][j]
+//	dg[j] += d[r][j]·x̂[r][j]
+//	db[j] += d[r][j]
 //
-// The slices hold rows·n values (x, y, dy, dx), n (gain, dg, db) and rows
-// (mean, rstd), rows = len(mean), n = len(gain).
-func LayerNormBackward(dx, dy, x, y, gain, mean, rstd, dg, db []float32, relu, acc bool) {
+// where d is dy after the ReLU. dy is only read. The slices hold rows·n
+// values (x, dy, dx), n (gain, bias, dg, db) and rows (mean, rstd), rows =
+// len(mean), n = len(gain).
+func LayerNormBackward(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, relu, acc bool) {
 	n, rows := len(gain), len(mean)
+	checkLen("LayerNormBackward", len(bias), n)
 	checkLen("LayerNormBackward", len(rstd), rows)
 	checkLen("LayerNormBackward", len(dg), n)
 	checkLen("LayerNormBackward", len(db), n)
 	checkLen("LayerNormBackward", len(x), rows*n)
 	checkLen("LayerNormBackward", len(dx), rows*n)
 	checkLen("LayerNormBackward", len(dy), rows*n)
-	if relu {
-		checkLen("LayerNormBackward", len(y), rows*n)
-	}
 	if rows == 0 || n == 0 {
 		return
 	}
 	if simdOn() && n%8 == 0 {
-		layerNormBackwardSIMD(dx, dy, x, y, gain, mean, rstd, dg, db, relu, acc)
+		layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db, relu, acc)
 		return
 	}
 	inv := 1 / float32(n)
 	for r := 0; r < rows; r++ {
 		xr, dyr, dxr := x[r*n:(r+1)*n], dy[r*n:(r+1)*n], dx[r*n:(r+1)*n]
 		m, s := mean[r], rstd[r]
-		if relu {
-			for j, v := range y[r*n : (r+1)*n] {
-				if !(v > 0) {
-					dyr[j] = 0
-				}
+		// d is dy after the ReLU, as LayerNorm's output saw it.
+		d := func(j int, v float32) float32 {
+			if relu && !(gain[j]*((v-m)*s)+bias[j] > 0) {
+				return 0
 			}
+			return dyr[j]
 		}
 		var a, b float32
 		for j, v := range xr {
 			xh := (v - m) * s
-			g := dyr[j] * gain[j]
+			dj := d(j, v)
+			g := dj * gain[j]
 			a += g
 			b += g * xh
-			dg[j] += dyr[j] * xh
-			db[j] += dyr[j]
+			dg[j] += dj * xh
+			db[j] += dj
 		}
 		s1, s2 := a*inv, b*inv
 		for j, v := range xr {
 			xh := (v - m) * s
-			d := s * (dyr[j]*gain[j] - s1 - xh*s2)
+			o := s * (d(j, v)*gain[j] - s1 - xh*s2)
 			if acc {
-				dxr[j] += d
+				dxr[j] += o
 			} else {
-				dxr[j] = d
+				dxr[j] = o
 			}
 		}
 	}

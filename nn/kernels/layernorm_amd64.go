@@ -10,13 +10,13 @@ package kernels
 func layerNormAVX2(y, x, gain, bias, mean, rstd *float32, rows, n int, fn float32, eps float64, relu int)
 
 //go:noescape
-func layerNormBackwardAVX2(dx, dy, x, y, gain, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
+func layerNormBackwardAVX2(dx, dy, x, gain, bias, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
 
 //go:noescape
 func layerNormAVX512(y, x, gain, bias, mean, rstd *float32, rows, n int, fn float32, eps float64, relu int)
 
 //go:noescape
-func layerNormBackwardAVX512(dx, dy, x, y, gain, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
+func layerNormBackwardAVX512(dx, dy, x, gain, bias, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
 
 // avx512Rows reports whether rows of n columns take the AVX-512 kernels:
 // on a CPU with AVX-512, unless the back-end is forced to avx2, for n a
@@ -31,16 +31,12 @@ func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu boo
 	layerNormAVX2(&y[0], &x[0], &gain[0], &bias[0], &mean[0], &rstd[0], len(mean), len(gain), float32(len(gain)), eps, b2i(relu))
 }
 
-func layerNormBackwardSIMD(dx, dy, x, y, gain, mean, rstd, dg, db []float32, relu, acc bool) {
-	yp := &dy[0] // never read without relu
-	if relu {
-		yp = &y[0]
-	}
+func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, relu, acc bool) {
 	if avx512Rows(len(gain)) {
-		layerNormBackwardAVX512(&dx[0], &dy[0], &x[0], yp, &gain[0], &mean[0], &rstd[0], &dg[0], &db[0], len(mean), len(gain), 1/float32(len(gain)), b2i(relu), b2i(acc))
+		layerNormBackwardAVX512(&dx[0], &dy[0], &x[0], &gain[0], &bias[0], &mean[0], &rstd[0], &dg[0], &db[0], len(mean), len(gain), 1/float32(len(gain)), b2i(relu), b2i(acc))
 		return
 	}
-	layerNormBackwardAVX2(&dx[0], &dy[0], &x[0], yp, &gain[0], &mean[0], &rstd[0], &dg[0], &db[0], len(mean), len(gain), 1/float32(len(gain)), b2i(relu), b2i(acc))
+	layerNormBackwardAVX2(&dx[0], &dy[0], &x[0], &gain[0], &bias[0], &mean[0], &rstd[0], &dg[0], &db[0], len(mean), len(gain), 1/float32(len(gain)), b2i(relu), b2i(acc))
 }
 
 func b2i(b bool) int {

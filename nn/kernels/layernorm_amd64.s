@@ -150,16 +150,18 @@ lnNext:
 	VZEROUPPER
 	RET
 
-// func layerNormBackwardAVX2(dx, dy, x, y, gain, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
-// Per row: pass 1 masks dy (relu), sums g = dy*gain and g*x̂ and adds
-// dy*x̂ and dy to dg and db; pass 2 writes or adds dx.
+// func layerNormBackwardAVX2(dx, dy, x, gain, bias, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
+// Per row: pass 1 takes dy where the output was positive (relu: the
+// pre-activation gain*x̂+bias recomputed as layerNormAVX2 computed it), sums
+// g = dy*gain and g*x̂ and adds dy*x̂ and dy to dg and db; pass 2 writes or
+// adds dx, masking dy again. dy is only read.
 // Requires: AVX, AVX2, FMA3
 TEXT ·layerNormBackwardAVX2(SB), NOSPLIT, $0-112
 	MOVQ dx+0(FP), DI
 	MOVQ dy+8(FP), SI
 	MOVQ x+16(FP), R8
-	MOVQ y+24(FP), R9
-	MOVQ gain+32(FP), R10
+	MOVQ gain+24(FP), R10
+	MOVQ bias+32(FP), R9
 	MOVQ mean+40(FP), R11
 	MOVQ rstd+48(FP), R12
 	MOVQ dg+56(FP), R13
@@ -169,6 +171,7 @@ TEXT ·layerNormBackwardAVX2(SB), NOSPLIT, $0-112
 	VBROADCASTSS inv+88(FP), Y13
 	MOVQ relu+96(FP), AX
 	VXORPS Y15, Y15, Y15
+	VPCMPEQD Y14, Y14, Y14 // all lanes, unless relu masks them
 	SHLQ $2, DX // n in bytes
 
 lnbRow:
@@ -179,23 +182,19 @@ lnbRow:
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
 	XORQ CX, CX
-	TESTQ AX, AX
-	JE lnbP1
-lnbMask:
-	VMOVUPS 0(R9)(CX*1), Y7
-	VCMPPS $0x1e, Y15, Y7, Y7
-	VANDPS 0(SI)(CX*1), Y7, Y7
-	VMOVUPS Y7, 0(SI)(CX*1)
-	ADDQ $32, CX
-	CMPQ CX, DX
-	JLT lnbMask
-	XORQ CX, CX
 lnbP1:
-	VMOVUPS 0(SI)(CX*1), Y6  // dy
 	VMOVUPS 0(R8)(CX*1), Y7  // x
 	VSUBPS Y4, Y7, Y7
 	VMULPS Y5, Y7, Y7        // x̂
-	VMULPS 0(R10)(CX*1), Y6, Y8 // g
+	VMOVUPS 0(R10)(CX*1), Y11 // gain
+	TESTQ AX, AX
+	JE lnbM1
+	VMOVUPS 0(R9)(CX*1), Y14
+	VFMADD231PS Y11, Y7, Y14 // gain*x̂ + bias
+	VCMPPS $0x1e, Y15, Y14, Y14 // > 0, false for a NaN
+lnbM1:
+	VANDPS 0(SI)(CX*1), Y14, Y6
+	VMULPS Y11, Y6, Y8 // g
 	VADDPS Y8, Y0, Y0
 	VFMADD231PS Y8, Y7, Y1
 	VMOVUPS 0(R13)(CX*1), Y9
@@ -206,11 +205,18 @@ lnbP1:
 	ADDQ $32, CX
 	CMPQ CX, DX
 	JGE lnbH
-	VMOVUPS 0(SI)(CX*1), Y6
-	VMOVUPS 0(R8)(CX*1), Y7
+	VMOVUPS 0(R8)(CX*1), Y7  // x
 	VSUBPS Y4, Y7, Y7
-	VMULPS Y5, Y7, Y7
-	VMULPS 0(R10)(CX*1), Y6, Y8
+	VMULPS Y5, Y7, Y7        // x̂
+	VMOVUPS 0(R10)(CX*1), Y11 // gain
+	TESTQ AX, AX
+	JE lnbM2
+	VMOVUPS 0(R9)(CX*1), Y14
+	VFMADD231PS Y11, Y7, Y14 // gain*x̂ + bias
+	VCMPPS $0x1e, Y15, Y14, Y14 // > 0, false for a NaN
+lnbM2:
+	VANDPS 0(SI)(CX*1), Y14, Y6
+	VMULPS Y11, Y6, Y8 // g
 	VADDPS Y8, Y2, Y2
 	VFMADD231PS Y8, Y7, Y3
 	VMOVUPS 0(R13)(CX*1), Y9
@@ -234,46 +240,39 @@ lnbH:
 	VHADDPS X1, X1, X1
 	VMULSS X13, X0, X0
 	VMULSS X13, X1, X1
-	VBROADCASTSS X0, Y11 // s1
-	VBROADCASTSS X1, Y12 // s2
+	VBROADCASTSS X0, Y12 // s1
+	VBROADCASTSS X1, Y13 // s2, in place of inv: reloaded below
 
 	// Pass 2: dx = rstd*((g - s1) - x̂*s2), added with acc.
 	XORQ CX, CX
+lnbP2:
+	VMOVUPS 0(R8)(CX*1), Y7
+	VSUBPS Y4, Y7, Y7
+	VMULPS Y5, Y7, Y7 // x̂
+	VMOVUPS 0(R10)(CX*1), Y11 // gain
+	TESTQ AX, AX
+	JE lnbM3
+	VMOVUPS 0(R9)(CX*1), Y14
+	VFMADD231PS Y11, Y7, Y14 // gain*x̂ + bias
+	VCMPPS $0x1e, Y15, Y14, Y14 // > 0, false for a NaN
+lnbM3:
+	VANDPS 0(SI)(CX*1), Y14, Y6
+	VMULPS Y11, Y6, Y6
+	VSUBPS Y12, Y6, Y6
+	VFNMADD231PS Y13, Y7, Y6
+	VMULPS Y5, Y6, Y6
 	CMPQ acc+104(FP), $0
-	JNE lnbAcc
-lnbSet:
-	VMOVUPS 0(SI)(CX*1), Y6
-	VMULPS 0(R10)(CX*1), Y6, Y6
-	VSUBPS Y11, Y6, Y6
-	VMOVUPS 0(R8)(CX*1), Y7
-	VSUBPS Y4, Y7, Y7
-	VMULPS Y5, Y7, Y7
-	VFNMADD231PS Y12, Y7, Y6
-	VMULPS Y5, Y6, Y6
-	VMOVUPS Y6, 0(DI)(CX*1)
-	ADDQ $32, CX
-	CMPQ CX, DX
-	JLT lnbSet
-	JMP lnbNext
-lnbAcc:
-	VMOVUPS 0(SI)(CX*1), Y6
-	VMULPS 0(R10)(CX*1), Y6, Y6
-	VSUBPS Y11, Y6, Y6
-	VMOVUPS 0(R8)(CX*1), Y7
-	VSUBPS Y4, Y7, Y7
-	VMULPS Y5, Y7, Y7
-	VFNMADD231PS Y12, Y7, Y6
-	VMULPS Y5, Y6, Y6
+	JE lnbSet
 	VADDPS 0(DI)(CX*1), Y6, Y6
+lnbSet:
 	VMOVUPS Y6, 0(DI)(CX*1)
 	ADDQ $32, CX
 	CMPQ CX, DX
-	JLT lnbAcc
+	JLT lnbP2
 
-lnbNext:
+	VBROADCASTSS inv+88(FP), Y13
 	ADDQ DX, SI
 	ADDQ DX, R8
-	ADDQ DX, R9
 	ADDQ DX, DI
 	ADDQ $4, R11
 	ADDQ $4, R12
@@ -281,6 +280,7 @@ lnbNext:
 	JNE lnbRow
 	VZEROUPPER
 	RET
+
 
 // func layerNormAVX512(y, x, gain, bias, mean, rstd *float32, rows, n int, fn float32, eps float64, relu int)
 // layerNormAVX2 with ZMM vectors; n is a multiple of 16.
@@ -421,15 +421,16 @@ ln5Next:
 	VZEROUPPER
 	RET
 
-// func layerNormBackwardAVX512(dx, dy, x, y, gain, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
-// layerNormBackwardAVX2 with ZMM vectors; n is a multiple of 16.
+// func layerNormBackwardAVX512(dx, dy, x, gain, bias, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
+// layerNormBackwardAVX2 with ZMM vectors and an opmask for the ReLU; n is a
+// multiple of 16.
 // Requires: AVX512F
 TEXT ·layerNormBackwardAVX512(SB), NOSPLIT, $0-112
 	MOVQ dx+0(FP), DI
 	MOVQ dy+8(FP), SI
 	MOVQ x+16(FP), R8
-	MOVQ y+24(FP), R9
-	MOVQ gain+32(FP), R10
+	MOVQ gain+24(FP), R10
+	MOVQ bias+32(FP), R9
 	MOVQ mean+40(FP), R11
 	MOVQ rstd+48(FP), R12
 	MOVQ dg+56(FP), R13
@@ -439,9 +440,10 @@ TEXT ·layerNormBackwardAVX512(SB), NOSPLIT, $0-112
 	VBROADCASTSS inv+88(FP), Z13
 	MOVQ relu+96(FP), AX
 	VPXORD Z15, Z15, Z15
+	KXNORW K1, K1, K1 // all lanes, unless relu masks them
 	SHLQ $2, DX // n in bytes
 
-ln5bRow:
+lnb5Row:
 	VBROADCASTSS (R11), Z4 // mean
 	VBROADCASTSS (R12), Z5 // rstd
 	VPXORD Z0, Z0, Z0      // Σ g
@@ -449,23 +451,19 @@ ln5bRow:
 	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
 	XORQ CX, CX
-	TESTQ AX, AX
-	JE ln5bP1
-ln5bMask:
-	VMOVUPS 0(R9)(CX*1), Z7
-	VCMPPS $0x1e, Z15, Z7, K1 // y > 0, false for a NaN
-	VMOVUPS.Z 0(SI)(CX*1), K1, Z7
-	VMOVUPS Z7, 0(SI)(CX*1)
-	ADDQ $64, CX
-	CMPQ CX, DX
-	JLT ln5bMask
-	XORQ CX, CX
-ln5bP1:
-	VMOVUPS 0(SI)(CX*1), Z6  // dy
+lnb5P1:
 	VMOVUPS 0(R8)(CX*1), Z7  // x
 	VSUBPS Z4, Z7, Z7
 	VMULPS Z5, Z7, Z7        // x̂
-	VMULPS 0(R10)(CX*1), Z6, Z8 // g
+	VMOVUPS 0(R10)(CX*1), Z21 // gain
+	TESTQ AX, AX
+	JE lnb5M1
+	VMOVUPS 0(R9)(CX*1), Z22
+	VFMADD231PS Z21, Z7, Z22 // gain*x̂ + bias
+	VCMPPS $0x1e, Z15, Z22, K1 // > 0, false for a NaN
+lnb5M1:
+	VMOVUPS.Z 0(SI)(CX*1), K1, Z6
+	VMULPS Z21, Z6, Z8 // g
 	VADDPS Z8, Z0, Z0
 	VFMADD231PS Z8, Z7, Z1
 	VMOVUPS 0(R13)(CX*1), Z9
@@ -475,12 +473,19 @@ ln5bP1:
 	VMOVUPS Z10, 0(R14)(CX*1)
 	ADDQ $64, CX
 	CMPQ CX, DX
-	JGE ln5bH
-	VMOVUPS 0(SI)(CX*1), Z16
-	VMOVUPS 0(R8)(CX*1), Z17
+	JGE lnb5H
+	VMOVUPS 0(R8)(CX*1), Z17  // x
 	VSUBPS Z4, Z17, Z17
-	VMULPS Z5, Z17, Z17
-	VMULPS 0(R10)(CX*1), Z16, Z18
+	VMULPS Z5, Z17, Z17        // x̂
+	VMOVUPS 0(R10)(CX*1), Z21 // gain
+	TESTQ AX, AX
+	JE lnb5M2
+	VMOVUPS 0(R9)(CX*1), Z22
+	VFMADD231PS Z21, Z17, Z22 // gain*x̂ + bias
+	VCMPPS $0x1e, Z15, Z22, K1 // > 0, false for a NaN
+lnb5M2:
+	VMOVUPS.Z 0(SI)(CX*1), K1, Z16
+	VMULPS Z21, Z16, Z18 // g
 	VADDPS Z18, Z2, Z2
 	VFMADD231PS Z18, Z17, Z3
 	VMOVUPS 0(R13)(CX*1), Z19
@@ -490,8 +495,8 @@ ln5bP1:
 	VMOVUPS Z20, 0(R14)(CX*1)
 	ADDQ $64, CX
 	CMPQ CX, DX
-	JLT ln5bP1
-ln5bH:
+	JLT lnb5P1
+lnb5H:
 	VADDPS Z2, Z0, Z0
 	VADDPS Z3, Z1, Z1
 	VEXTRACTF32X8 $1, Z0, Y2
@@ -511,46 +516,40 @@ ln5bH:
 	VBROADCASTSS X0, Z11 // s1
 	VBROADCASTSS X1, Z12 // s2
 
+	// Pass 2: dx = rstd*((g - s1) - x̂*s2), added with acc.
 	XORQ CX, CX
+lnb5P2:
+	VMOVUPS 0(R8)(CX*1), Z7
+	VSUBPS Z4, Z7, Z7
+	VMULPS Z5, Z7, Z7 // x̂
+	VMOVUPS 0(R10)(CX*1), Z21 // gain
+	TESTQ AX, AX
+	JE lnb5M3
+	VMOVUPS 0(R9)(CX*1), Z22
+	VFMADD231PS Z21, Z7, Z22 // gain*x̂ + bias
+	VCMPPS $0x1e, Z15, Z22, K1 // > 0, false for a NaN
+lnb5M3:
+	VMOVUPS.Z 0(SI)(CX*1), K1, Z6
+	VMULPS Z21, Z6, Z6
+	VSUBPS Z11, Z6, Z6
+	VFNMADD231PS Z12, Z7, Z6
+	VMULPS Z5, Z6, Z6
 	CMPQ acc+104(FP), $0
-	JNE ln5bAcc
-ln5bSet:
-	VMOVUPS 0(SI)(CX*1), Z6
-	VMULPS 0(R10)(CX*1), Z6, Z6
-	VSUBPS Z11, Z6, Z6
-	VMOVUPS 0(R8)(CX*1), Z7
-	VSUBPS Z4, Z7, Z7
-	VMULPS Z5, Z7, Z7
-	VFNMADD231PS Z12, Z7, Z6
-	VMULPS Z5, Z6, Z6
-	VMOVUPS Z6, 0(DI)(CX*1)
-	ADDQ $64, CX
-	CMPQ CX, DX
-	JLT ln5bSet
-	JMP ln5bNext
-ln5bAcc:
-	VMOVUPS 0(SI)(CX*1), Z6
-	VMULPS 0(R10)(CX*1), Z6, Z6
-	VSUBPS Z11, Z6, Z6
-	VMOVUPS 0(R8)(CX*1), Z7
-	VSUBPS Z4, Z7, Z7
-	VMULPS Z5, Z7, Z7
-	VFNMADD231PS Z12, Z7, Z6
-	VMULPS Z5, Z6, Z6
+	JE lnb5Set
 	VADDPS 0(DI)(CX*1), Z6, Z6
+lnb5Set:
 	VMOVUPS Z6, 0(DI)(CX*1)
 	ADDQ $64, CX
 	CMPQ CX, DX
-	JLT ln5bAcc
+	JLT lnb5P2
 
-ln5bNext:
 	ADDQ DX, SI
 	ADDQ DX, R8
-	ADDQ DX, R9
 	ADDQ DX, DI
 	ADDQ $4, R11
 	ADDQ $4, R12
 	DECQ BX
-	JNE ln5bRow
+	JNE lnb5Row
 	VZEROUPPER
 	RET
+
