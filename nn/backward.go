@@ -39,8 +39,8 @@ func (j *backwardJob) run(u int) {
 		j.n.backwardParams(j.pop, j.ws, j.grads, u)
 		return
 	}
-	r0 := (u - j.pUnits) * rowChunk
-	j.n.backwardRows(j.rop, j.ws, r0, min(r0+rowChunk, j.ws.rows))
+	r0 := (u - j.pUnits) * j.ws.chunk
+	j.n.backwardRows(j.rop, j.ws, r0, min(r0+j.ws.chunk, j.ws.rows))
 }
 
 // paramUnits returns the number of units of operation o's parameter pass.
@@ -59,12 +59,12 @@ func paramUnits(o *op) int {
 func (n *Net) backward(j *backwardJob, p *pool) {
 	last := len(n.g.ops) - 1
 	j.pop, j.pUnits, j.rop = -1, 0, last
-	p.do(j, units(j.ws.rows))
+	p.do(j, j.ws.blocks(j.ws.rows))
 	for i := last; i >= 0; i-- {
 		j.pop, j.pUnits, j.rop = i, paramUnits(&n.g.ops[i]), i-1
 		k := j.pUnits
 		if i > 0 {
-			k += units(j.ws.rows)
+			k += j.ws.blocks(j.ws.rows)
 		}
 		if k > 0 {
 			p.do(j, k)
@@ -108,7 +108,7 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 		// the gain's and the bias's gradients in one call.
 		k := n.g.normIndex[i]
 		x := ws.x[o.in][r0*o.nin : r1*o.nin]
-		u, blocks := r0/rowChunk, units(ws.rows)
+		u, blocks := r0/ws.chunk, ws.blocks(ws.rows)
 		part := ws.normPart[k]
 		dg := part[u*o.nin : (u+1)*o.nin]
 		db := part[(blocks+u)*o.nin : (blocks+u+1)*o.nin]
@@ -153,7 +153,7 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 		kernels.ColSum(db, dy)
 	case opNorm:
 		// The row blocks' sums, added in block order.
-		blocks := units(rows)
+		blocks := ws.blocks(rows)
 		part := ws.normPart[n.g.normIndex[i]]
 		dg, db := grads[o.w].W, grads[o.b].W
 		clear(dg)

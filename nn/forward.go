@@ -10,13 +10,14 @@ import (
 // workspace holds the activations of one batch (and, for training, their
 // gradients), sized once for a largest batch. For inference only the
 // input and the heads' outputs span the batch: the hidden activations live
-// in per-unit scratch of rowChunk rows (see unitScratch), which every row
+// in per-unit scratch of chunk rows (see unitScratch), which every row
 // block reuses, so that a forward pass touches less memory (and evicts less
 // of its caller's, a search's trees say).
 type workspace struct {
 	g       *graph
 	maxRows int
 	rows    int
+	chunk   int         // rows per unit of work (kernels.BlockRows when made)
 	x       [][]float32 // per activation, nil for a unit-local one; x[0] is set to the caller's input
 	dx      [][]float32 // gradients, nil for inference
 	mean    [][]float32 // per norm op: row means
@@ -43,12 +44,12 @@ type workspace struct {
 
 // unitScratch is what one unit of a forward pass works in.
 type unitScratch struct {
-	local [][]float32 // per activation: rowChunk rows if it is unit-local, else nil
+	local [][]float32 // per activation: chunk rows if it is unit-local, else nil
 	view  [][]float32 // per activation: the unit's rows, set for each unit
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
-	ws := &workspace{g: g, maxRows: maxRows}
+	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows()}
 	// One slab for the batch-wide buffers: the activations (only the heads'
 	// for inference) and, for training, their gradients.
 	size := 0
@@ -103,15 +104,15 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 	if grads {
 		for i, o := range g.ops {
 			if k := g.normIndex[i]; k >= 0 {
-				ws.normPart = append(ws.normPart, make([]float32, 2*units(maxRows)*o.nin))
+				ws.normPart = append(ws.normPart, make([]float32, 2*ws.blocks(maxRows)*o.nin))
 			}
 		}
 	}
 	return ws
 }
 
-// units returns the number of row blocks of a batch.
-func units(rows int) int { return (rows + rowChunk - 1) / rowChunk }
+// blocks returns the number of row blocks (units of work) of a batch.
+func (ws *workspace) blocks(rows int) int { return (rows + ws.chunk - 1) / ws.chunk }
 
 // forwardJob runs the whole network on one row block per unit.
 type forwardJob struct {
@@ -121,8 +122,8 @@ type forwardJob struct {
 
 func (j *forwardJob) run(u int) {
 	ws := j.ws
-	r0 := u * rowChunk
-	r1 := min(r0+rowChunk, ws.rows)
+	r0 := u * ws.chunk
+	r1 := min(r0+ws.chunk, ws.rows)
 	us := ws.getUnit()
 	for a, w := range ws.g.widths {
 		if us.local[a] != nil {
@@ -150,7 +151,7 @@ func (ws *workspace) getUnit() *unitScratch {
 	us := &unitScratch{local: make([][]float32, len(ws.x)), view: make([][]float32, len(ws.x))}
 	for a, local := range ws.local {
 		if local {
-			us.local[a] = make([]float32, min(rowChunk, ws.maxRows)*ws.g.widths[a])
+			us.local[a] = make([]float32, min(ws.chunk, ws.maxRows)*ws.g.widths[a])
 		}
 	}
 	return us

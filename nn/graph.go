@@ -2,12 +2,14 @@ package nn
 
 // The network is a list of row-wise operations over numbered activations:
 // activation 0 is the observation batch, every other one is written by
-// exactly one operation. Forward runs the list on blocks of rowChunk rows;
+// exactly one operation. Forward runs the list on blocks of rows (a
+// workspace's chunk);
 // backward runs it in reverse (see backward.go).
 
-// rowChunk is the number of rows of one unit of work. It is fixed, so the
-// products are cut the same way whatever the number of threads.
-const rowChunk = 128
+// The number of rows of one unit of work, a workspace's chunk, is set when
+// the workspace is made (kernels.BlockRows: 128, or 256 under OpenBLAS) and
+// never changes, so the products are cut the same way whatever the number
+// of threads.
 
 // normEps is the variance floor of layer normalisation.
 const normEps = 1e-5

@@ -47,7 +47,7 @@ func checkLayer(t *testing.T, name string, in int, add func(g *graph, x int) int
 	loss := func() float64 {
 		ws.rows = rows
 		ws.x[0] = x
-		p.do(fwd, units(rows))
+		p.do(fwd, ws.blocks(rows))
 		var l float64
 		for i, v := range ws.x[out][:len(c)] {
 			l += float64(c[i]) * float64(v)

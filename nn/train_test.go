@@ -182,7 +182,8 @@ func TestOverfitsTinyDataset(t *testing.T) {
 // TestThreadsBitIdentical trains the same network on 1, 2 and 4 threads and
 // demands identical weights, bit for bit.
 func TestThreadsBitIdentical(t *testing.T) {
-	// 300 rows make three row blocks, the last one partial; width 160 makes
+	// 300 rows make three row blocks, the last one partial (two under
+	// OpenBLAS); width 160 makes
 	// three blocks of weight rows, the last one partial.
 	for _, arch := range []Arch{DefaultArch(), {Kind: KindResMLP, Width: 160, Depth: 2, LayerNorm: true}} {
 		var ref []float32

@@ -254,7 +254,7 @@ func (t *Trainer) forwardLoss(b *Batch) LossStats {
 	t.packWeights(true)
 	ws.rows = b.N
 	ws.x[0] = b.Obs[:b.N*n.inDim]
-	t.pool.do(&t.fwd, units(b.N))
+	t.pool.do(&t.fwd, ws.blocks(b.N))
 	g := &n.g
 	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Value, b.N, n.actions, t.wp, t.wv,
 		ws.dx[g.policy], ws.dx[g.value])
