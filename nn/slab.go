@@ -30,11 +30,13 @@ func newSlab(n int) *slab {
 		}
 		return &slab{buf: b}
 	}
-	b := make([]byte, bytes+hugePage)
+	// Whole huge pages, plus one for the alignment.
+	size := (bytes + hugePage - 1) / hugePage * hugePage
+	b := make([]byte, size+hugePage)
 	if off := int(uintptr(unsafe.Pointer(&b[0])) % hugePage); off != 0 {
 		b = b[hugePage-off:]
 	}
-	b = b[:len(b)/hugePage*hugePage]
+	b = b[:size]
 	hugePages(b)
 	return &slab{buf: unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)}
 }

@@ -6,10 +6,10 @@ import (
 )
 
 // TestSlabTakes checks that a slab's slices, small or huge-page backed,
-// start on cache lines, hold zeros and do not overlap.
+// fit in it, start on cache lines, hold zeros and do not overlap.
 func TestSlabTakes(t *testing.T) {
-	for _, total := range []int{100, 333, minSlab/4 + 1000} {
-		sizes := []int{1, 17, 128 * 7, total / 4, 3}
+	for _, total := range []int{100, 333, minSlab / 4, minSlab/4 + 1000, 3 * minSlab / 4} {
+		sizes := []int{1, 17, 128 * 7, total, 3}
 		need := 0
 		for _, n := range sizes {
 			need += n + 16
