@@ -47,11 +47,25 @@ func (j *backwardJob) run(u int) {
 func paramUnits(o *op) int {
 	switch o.kind {
 	case opLinear:
-		return (o.nin+paramChunk-1)/paramChunk + 1
+		rb, cb := weightBlocks(o)
+		return rb*cb + 1
 	case opNorm:
 		return 1
 	}
 	return 0
+}
+
+// weightBlocks returns how a Linear op's weight gradient is cut: into rb
+// blocks of paramChunk weight rows and, for a layer of at most paramChunk
+// inputs and at least 2·paramChunk outputs (the input layer), into cb = 2
+// blocks of columns (paramChunk wide, a multiple of both micro-kernels' NR),
+// so that it too makes two units.
+func weightBlocks(o *op) (rb, cb int) {
+	rb, cb = (o.nin+paramChunk-1)/paramChunk, 1
+	if rb == 1 && o.nout >= 2*paramChunk {
+		cb = (o.nout + paramChunk - 1) / paramChunk
+	}
+	return rb, cb
 }
 
 // backward computes the gradients of every parameter into j.grads, given the
@@ -140,12 +154,19 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 	dy := ws.dx[o.out][:rows*o.nout]
 	switch o.kind {
 	case opLinear:
-		blocks := (o.nin + paramChunk - 1) / paramChunk
-		if u < blocks {
-			i0 := u * paramChunk
-			i1 := min(i0+paramChunk, o.nin)
+		rb, cb := weightBlocks(o)
+		if u < rb*cb {
+			i0, j0 := 0, 0
+			i1, j1 := o.nin, o.nout
+			if cb > 1 {
+				j0 = u * paramChunk
+				j1 = min(j0+paramChunk, o.nout)
+			} else {
+				i0 = u * paramChunk
+				i1 = min(i0+paramChunk, o.nin)
+			}
 			dw := grads[o.w].W
-			kernels.Sgemm(true, false, i1-i0, o.nout, rows, 1, x[i0:], o.nin, dy, o.nout, 0, dw[i0*o.nout:], o.nout)
+			kernels.Sgemm(true, false, i1-i0, j1-j0, rows, 1, x[i0:], o.nin, dy[j0:], o.nout, 0, dw[i0*o.nout+j0:], o.nout)
 			return
 		}
 		db := grads[o.b].W

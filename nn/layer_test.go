@@ -89,6 +89,9 @@ func TestLayerGradients(t *testing.T) {
 	checkLayer(t, "linear", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHe, actNone) })
 	checkLayer(t, "linear+relu", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHe, actReLU) })
 	checkLayer(t, "linear+tanh", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHead, actTanh) })
+	// Few inputs, many outputs: the weight gradient is cut into blocks of
+	// columns (weightBlocks).
+	checkLayer(t, "linear 6→130", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 130, initHe, actNone) })
 	checkLayer(t, "layernorm", 7, func(g *graph, x int) int { return g.norm("n", -1, x, actNone) })
 	checkLayer(t, "layernorm+relu", 7, func(g *graph, x int) int { return g.norm("n", -1, x, actReLU) })
 	// Widths of whole vectors take the layer-norm kernels' SIMD path.
