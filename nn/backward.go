@@ -17,8 +17,11 @@ import "github.com/urim-rl/urim/nn/kernels"
 // are neither (i-1 cannot read i's output), so they may run side by side.
 
 // paramChunk is the number of weight rows of one unit of the weight
-// gradient.
-const paramChunk = 128
+// gradient (a multiple of both micro-kernels' MR). A layer of 128 inputs
+// makes two units, so that the weight gradient, which runs beside the
+// cheaper row pass of the operation before, does not leave the other
+// thread idle for most of the dispatch.
+const paramChunk = 64
 
 // backwardJob runs, as one dispatch, the parameter pass of operation pop (its
 // units first; pop < 0 for none) and the row pass of operation rop (rop < 0
@@ -36,19 +39,33 @@ func (j *backwardJob) run(u int) {
 		j.n.backwardParams(j.pop, j.ws, j.grads, u)
 		return
 	}
-	r0 := (u - j.pUnits) * rowChunk
-	j.n.backwardRows(j.rop, j.ws, r0, min(r0+rowChunk, j.ws.rows))
+	r0 := (u - j.pUnits) * j.ws.chunk
+	j.n.backwardRows(j.rop, j.ws, r0, min(r0+j.ws.chunk, j.ws.rows))
 }
 
 // paramUnits returns the number of units of operation o's parameter pass.
 func paramUnits(o *op) int {
 	switch o.kind {
 	case opLinear:
-		return (o.nin+paramChunk-1)/paramChunk + 1
+		rb, cb := weightBlocks(o)
+		return rb*cb + 1
 	case opNorm:
 		return 1
 	}
 	return 0
+}
+
+// weightBlocks returns how a Linear op's weight gradient is cut: into rb
+// blocks of paramChunk weight rows and, for a layer of at most paramChunk
+// inputs and at least 2·paramChunk outputs (the input layer), into cb = 2
+// blocks of columns (paramChunk wide, a multiple of both micro-kernels' NR),
+// so that it too makes two units.
+func weightBlocks(o *op) (rb, cb int) {
+	rb, cb = (o.nin+paramChunk-1)/paramChunk, 1
+	if rb == 1 && o.nout >= 2*paramChunk {
+		cb = (o.nout + paramChunk - 1) / paramChunk
+	}
+	return rb, cb
 }
 
 // backward computes the gradients of every parameter into j.grads, given the
@@ -56,12 +73,12 @@ func paramUnits(o *op) int {
 func (n *Net) backward(j *backwardJob, p *pool) {
 	last := len(n.g.ops) - 1
 	j.pop, j.pUnits, j.rop = -1, 0, last
-	p.do(j, units(j.ws.rows))
+	p.do(j, j.ws.blocks(j.ws.rows))
 	for i := last; i >= 0; i-- {
 		j.pop, j.pUnits, j.rop = i, paramUnits(&n.g.ops[i]), i-1
 		k := j.pUnits
 		if i > 0 {
-			k += units(j.ws.rows)
+			k += j.ws.blocks(j.ws.rows)
 		}
 		if k > 0 {
 			p.do(j, k)
@@ -79,10 +96,11 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 	if !o.noGradInput {
 		dx = ws.dx[o.in][r0*o.nin : r1*o.nin]
 	}
-	switch o.act {
-	case actReLU:
+	switch {
+	case o.kind == opNorm: // LayerNormBackward applies the ReLU
+	case o.act == actReLU:
 		kernels.ReLUBackward(dy, dy, y)
-	case actTanh:
+	case o.act == actTanh:
 		tanhGrad(dy, y)
 	}
 	switch o.kind {
@@ -94,16 +112,23 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 		if o.accIn {
 			beta = 1
 		}
-		kernels.Sgemm(false, true, rows, o.nin, o.nout, 1, dy, o.nout, n.params[o.w].W, o.nout, beta, dx, o.nin)
+		if ws.packsT != nil {
+			kernels.SgemmPacked(rows, 1, dy, o.nout, &ws.packsT[i], beta, dx, o.nin)
+		} else {
+			kernels.Sgemm(false, true, rows, o.nin, o.nout, 1, dy, o.nout, n.params[o.w].W, o.nout, beta, dx, o.nin)
+		}
 	case opNorm:
+		// The ReLU's mask, the input's gradient and this block's sums of
+		// the gain's and the bias's gradients in one call.
 		k := n.g.normIndex[i]
 		x := ws.x[o.in][r0*o.nin : r1*o.nin]
-		gain := n.params[o.w].W
-		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
-		for r := 0; r < rows; r++ {
-			s := r * o.nin
-			normRowGrad(dx[s:s+o.nin], dy[s:s+o.nin], x[s:s+o.nin], gain, mean[r], rstd[r], o.accIn)
-		}
+		u, blocks := r0/ws.chunk, ws.blocks(ws.rows)
+		part := ws.normPart[k]
+		dg := part[u*o.nin : (u+1)*o.nin]
+		db := part[(blocks+u)*o.nin : (blocks+u+1)*o.nin]
+		clear(dg)
+		clear(db)
+		kernels.LayerNormBackward(dx, dy, x, n.params[o.w].W, n.params[o.b].W, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], dg, db, o.act == actReLU, o.accIn)
 	case opReLU:
 		if o.accIn {
 			reluBackwardAdd(dx, dy, y)
@@ -111,8 +136,13 @@ func (n *Net) backwardRows(i int, ws *workspace, r0, r1 int) {
 			kernels.ReLUBackward(dx, dy, y)
 		}
 	case opAdd:
-		copyOrAdd(dx, dy, o.accIn)
-		copyOrAdd(ws.dx[o.in2][r0*o.nin:r1*o.nin], dy, o.accIn2)
+		// An input whose gradient shares dy's buffer has it already.
+		if !o.aliasIn {
+			copyOrAdd(dx, dy, o.accIn)
+		}
+		if !o.aliasIn2 {
+			copyOrAdd(ws.dx[o.in2][r0*o.nin:r1*o.nin], dy, o.accIn2)
+		}
 	}
 }
 
@@ -124,30 +154,33 @@ func (n *Net) backwardParams(i int, ws *workspace, grads []Param, u int) {
 	dy := ws.dx[o.out][:rows*o.nout]
 	switch o.kind {
 	case opLinear:
-		blocks := (o.nin + paramChunk - 1) / paramChunk
-		if u < blocks {
-			i0 := u * paramChunk
-			i1 := min(i0+paramChunk, o.nin)
+		rb, cb := weightBlocks(o)
+		if u < rb*cb {
+			i0, j0 := 0, 0
+			i1, j1 := o.nin, o.nout
+			if cb > 1 {
+				j0 = u * paramChunk
+				j1 = min(j0+paramChunk, o.nout)
+			} else {
+				i0 = u * paramChunk
+				i1 = min(i0+paramChunk, o.nin)
+			}
 			dw := grads[o.w].W
-			kernels.Sgemm(true, false, i1-i0, o.nout, rows, 1, x[i0:], o.nin, dy, o.nout, 0, dw[i0*o.nout:], o.nout)
+			kernels.Sgemm(true, false, i1-i0, j1-j0, rows, 1, x[i0:], o.nin, dy[j0:], o.nout, 0, dw[i0*o.nout+j0:], o.nout)
 			return
 		}
 		db := grads[o.b].W
 		clear(db)
 		kernels.ColSum(db, dy)
 	case opNorm:
-		k := n.g.normIndex[i]
+		// The row blocks' sums, added in block order.
+		blocks := ws.blocks(rows)
+		part := ws.normPart[n.g.normIndex[i]]
 		dg, db := grads[o.w].W, grads[o.b].W
 		clear(dg)
 		clear(db)
-		mean, rstd := ws.mean[k], ws.rstd[k]
-		for r := 0; r < rows; r++ {
-			s := r * o.nin
-			normGainGrad(dg, dy[s:s+o.nin], x[s:s+o.nin], mean[r], rstd[r])
-		}
-		// The bias's gradient: the same additions, rows in order, as one
-		// vector pass.
-		kernels.ColSum(db, dy[:rows*o.nin])
+		kernels.ColSum(dg, part[:blocks*o.nin])
+		kernels.ColSum(db, part[blocks*o.nin:2*blocks*o.nin])
 	}
 }
 
@@ -182,56 +215,5 @@ func addTo(dst, src []float32) {
 	src = src[:len(dst)]
 	for j, v := range src {
 		dst[j] += v
-	}
-}
-
-// normRowGrad writes (or adds to) dx the gradient of a layer norm's input,
-// given the gradient dy of its (pre-activation) output. Its two sums run as
-// four interleaved partial sums each (as in sum8).
-func normRowGrad(dx, dy, x, gain []float32, mean, rstd float32, acc bool) {
-	n := len(x)
-	dy, gain, dx = dy[:n], gain[:n], dx[:n]
-	// Sums of dxhat and dxhat·xhat.
-	var a0, a1, a2, a3, b0, b1, b2, b3 float32
-	j := 0
-	for ; j+4 <= n; j += 4 {
-		v, d, g := x[j:j+4:j+4], dy[j:j+4:j+4], gain[j:j+4:j+4]
-		g0, g1, g2, g3 := d[0]*g[0], d[1]*g[1], d[2]*g[2], d[3]*g[3]
-		a0 += g0
-		a1 += g1
-		a2 += g2
-		a3 += g3
-		b0 += g0 * ((v[0] - mean) * rstd)
-		b1 += g1 * ((v[1] - mean) * rstd)
-		b2 += g2 * ((v[2] - mean) * rstd)
-		b3 += g3 * ((v[3] - mean) * rstd)
-	}
-	for ; j < n; j++ {
-		g := dy[j] * gain[j]
-		a0 += g
-		b0 += g * ((x[j] - mean) * rstd)
-	}
-	inv := 1 / float32(n)
-	s1 := ((a0 + a1) + (a2 + a3)) * inv
-	s2 := ((b0 + b1) + (b2 + b3)) * inv
-	if acc {
-		for j, v := range x {
-			xh := (v - mean) * rstd
-			dx[j] += rstd * (dy[j]*gain[j] - s1 - xh*s2)
-		}
-		return
-	}
-	for j, v := range x {
-		xh := (v - mean) * rstd
-		dx[j] = rstd * (dy[j]*gain[j] - s1 - xh*s2)
-	}
-}
-
-// normGainGrad adds one row's contribution to the gain's gradient.
-func normGainGrad(dg, dy, x []float32, mean, rstd float32) {
-	n := len(x)
-	dg, dy = dg[:n], dy[:n]
-	for j, v := range x {
-		dg[j] += dy[j] * ((v - mean) * rstd)
 	}
 }

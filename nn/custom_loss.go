@@ -24,9 +24,10 @@ func (t *Trainer) GradientsLoss(obs []float32, rows int, loss HeadLoss) float64 
 	if len(obs) < rows*n.inDim {
 		panic(fmt.Sprintf("nn: batch of %d rows has %d observation entries (want %d)", rows, len(obs), rows*n.inDim))
 	}
+	t.packWeights(true)
 	ws.rows = rows
 	ws.x[0] = obs[:rows*n.inDim]
-	t.pool.do(&t.fwd, units(rows))
+	t.pool.do(&t.fwd, ws.blocks(rows))
 	g := &n.g
 	l := loss(ws.x[g.policy][:rows*n.actions], ws.x[g.value][:rows], rows, n.actions,
 		ws.dx[g.policy][:rows*n.actions], ws.dx[g.value][:rows])

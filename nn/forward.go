@@ -10,21 +10,29 @@ import (
 // workspace holds the activations of one batch (and, for training, their
 // gradients), sized once for a largest batch. For inference only the
 // input and the heads' outputs span the batch: the hidden activations live
-// in per-unit scratch of rowChunk rows (see unitScratch), which every row
+// in per-unit scratch of chunk rows (see unitScratch), which every row
 // block reuses, so that a forward pass touches less memory (and evicts less
 // of its caller's, a search's trees say).
 type workspace struct {
 	g       *graph
 	maxRows int
 	rows    int
+	chunk   int         // rows per unit of work (kernels.BlockRows when made)
 	x       [][]float32 // per activation, nil for a unit-local one; x[0] is set to the caller's input
 	dx      [][]float32 // gradients, nil for inference
 	mean    [][]float32 // per norm op: row means
 	rstd    [][]float32 // per norm op: row 1/std
+	// normPart holds, per norm op, each row block's sums of the gain's
+	// and the bias's gradients (units × width each, the gain's first),
+	// for training: the row pass writes them, the parameter pass adds
+	// them up in block order.
+	normPart [][]float32
 	// packs holds the weight matrix of each Linear op packed for the
-	// kernels (indexed by op; nil for training, whose weights change every
-	// step, and for batches too small to use them).
-	packs []kernels.PackedB
+	// kernels (indexed by op; nil for batches too small to use them):
+	// a Predictor packs them when the weights change, a Trainer at every
+	// step. packsT holds their transposes, for the input gradients of a
+	// Trainer's backward pass (nil for inference).
+	packs, packsT []kernels.PackedB
 	// local marks the unit-local activations; units is the free list of
 	// unit scratch, one per unit running at once.
 	local []bool
@@ -36,12 +44,24 @@ type workspace struct {
 
 // unitScratch is what one unit of a forward pass works in.
 type unitScratch struct {
-	local [][]float32 // per activation: rowChunk rows if it is unit-local, else nil
+	local [][]float32 // per activation: chunk rows if it is unit-local, else nil
 	view  [][]float32 // per activation: the unit's rows, set for each unit
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
-	ws := &workspace{g: g, maxRows: maxRows}
+	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows()}
+	// One slab for the batch-wide buffers: the activations (only the heads'
+	// for inference) and, for training, their gradients.
+	size := 0
+	for i, w := range g.widths {
+		if i > 0 && (grads || i == g.policy || i == g.value) {
+			size += maxRows*w + 16
+		}
+		if grads && i > 0 {
+			size += maxRows*w + 16
+		}
+	}
+	sl := newSlab(size)
 	ws.x = make([][]float32, len(g.widths))
 	ws.local = make([]bool, len(g.widths))
 	for i := 1; i < len(g.widths); i++ {
@@ -49,23 +69,50 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 			ws.local[i] = true
 			continue
 		}
-		ws.x[i] = make([]float32, maxRows*g.widths[i])
+		ws.x[i] = sl.take(maxRows * g.widths[i])
 	}
 	if grads {
+		// The gradient of a residual sum's inputs shares the sum's buffer
+		// where the graph allows it (see graph.finish), latest sums first,
+		// so that a chain of sums shares one buffer.
 		ws.dx = make([][]float32, len(g.widths))
+		for i := len(g.ops) - 1; i >= 0; i-- {
+			o := &g.ops[i]
+			if o.kind != opAdd {
+				continue
+			}
+			if ws.dx[o.out] == nil {
+				ws.dx[o.out] = sl.take(maxRows * g.widths[o.out])
+			}
+			if o.aliasIn {
+				ws.dx[o.in] = ws.dx[o.out]
+			}
+			if o.aliasIn2 {
+				ws.dx[o.in2] = ws.dx[o.out]
+			}
+		}
 		for i := 1; i < len(g.widths); i++ {
-			ws.dx[i] = make([]float32, maxRows*g.widths[i])
+			if ws.dx[i] == nil {
+				ws.dx[i] = sl.take(maxRows * g.widths[i])
+			}
 		}
 	}
 	for range g.normCount {
 		ws.mean = append(ws.mean, make([]float32, maxRows))
 		ws.rstd = append(ws.rstd, make([]float32, maxRows))
 	}
+	if grads {
+		for i, o := range g.ops {
+			if k := g.normIndex[i]; k >= 0 {
+				ws.normPart = append(ws.normPart, make([]float32, 2*ws.blocks(maxRows)*o.nin))
+			}
+		}
+	}
 	return ws
 }
 
-// units returns the number of row blocks of a batch.
-func units(rows int) int { return (rows + rowChunk - 1) / rowChunk }
+// blocks returns the number of row blocks (units of work) of a batch.
+func (ws *workspace) blocks(rows int) int { return (rows + ws.chunk - 1) / ws.chunk }
 
 // forwardJob runs the whole network on one row block per unit.
 type forwardJob struct {
@@ -75,8 +122,8 @@ type forwardJob struct {
 
 func (j *forwardJob) run(u int) {
 	ws := j.ws
-	r0 := u * rowChunk
-	r1 := min(r0+rowChunk, ws.rows)
+	r0 := u * ws.chunk
+	r1 := min(r0+ws.chunk, ws.rows)
 	us := ws.getUnit()
 	for a, w := range ws.g.widths {
 		if us.local[a] != nil {
@@ -104,7 +151,7 @@ func (ws *workspace) getUnit() *unitScratch {
 	us := &unitScratch{local: make([][]float32, len(ws.x)), view: make([][]float32, len(ws.x))}
 	for a, local := range ws.local {
 		if local {
-			us.local[a] = make([]float32, min(rowChunk, ws.maxRows)*ws.g.widths[a])
+			us.local[a] = make([]float32, min(ws.chunk, ws.maxRows)*ws.g.widths[a])
 		}
 	}
 	return us
@@ -147,20 +194,13 @@ func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
 	case opNorm:
 		k := n.g.normIndex[i]
 		gain, bias := n.params[o.w].W, n.params[o.b].W
-		mean, rstd := ws.mean[k][r0:r1], ws.rstd[k][r0:r1]
-		for r := 0; r < rows; r++ {
-			mean[r], rstd[r] = normRow(y[r*o.nout:(r+1)*o.nout], x[r*o.nin:(r+1)*o.nin], gain, bias)
-		}
-		if o.act == actReLU {
-			// One vector pass over the block, as AddBiasReLU does for a
-			// linear layer.
-			kernels.ReLU(y[:rows*o.nout], y[:rows*o.nout])
-		}
+		// One call for the block: mean, variance, the output and its ReLU
+		// with each row in the first level of cache.
+		kernels.LayerNorm(y[:rows*o.nout], x[:rows*o.nin], gain, bias, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], normEps, o.act == actReLU)
 	case opReLU:
 		kernels.ReLU(y, x)
 	case opAdd:
-		x2 := v[o.in2]
-		add(y, x, x2)
+		kernels.Add(y, x, v[o.in2])
 	}
 }
 
@@ -172,74 +212,4 @@ func addBiasTanh(y, b []float32) {
 			row[j] = float32(math.Tanh(float64(row[j] + v)))
 		}
 	}
-}
-
-// add sets y to a + b.
-func add(y, a, b []float32) {
-	a, b = a[:len(y)], b[:len(y)]
-	for j := range y {
-		y[j] = a[j] + b[j]
-	}
-}
-
-// normRow writes gain·(x-mean)/sqrt(var+eps)+bias into y and returns the
-// mean and 1/sqrt(var+eps). The sums run over eight interleaved partial sums
-// (see sum8), so that they do not wait on one long chain of additions.
-func normRow(y, x, gain, bias []float32) (mean, rstd float32) {
-	n := len(x)
-	mean = sum8(x) / float32(n)
-	q := sqDev8(x, mean)
-	rstd = float32(1 / math.Sqrt(float64(q/float32(n))+normEps))
-	gain, bias, y = gain[:n], bias[:n], y[:n]
-	for j, v := range x {
-		y[j] = gain[j]*((v-mean)*rstd) + bias[j]
-	}
-	return mean, rstd
-}
-
-// sum8 returns the sum of x, added as eight partial sums over the indices
-// of each residue mod 8, then combined pairwise: a fixed order, so the
-// result depends on x alone.
-func sum8(x []float32) float32 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	j := 0
-	for ; j+8 <= len(x); j += 8 {
-		v := x[j : j+8 : j+8]
-		s0 += v[0]
-		s1 += v[1]
-		s2 += v[2]
-		s3 += v[3]
-		s4 += v[4]
-		s5 += v[5]
-		s6 += v[6]
-		s7 += v[7]
-	}
-	for ; j < len(x); j++ {
-		s0 += x[j]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-}
-
-// sqDev8 returns the sum of (x−mean)², in sum8's order.
-func sqDev8(x []float32, mean float32) float32 {
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	j := 0
-	for ; j+8 <= len(x); j += 8 {
-		v := x[j : j+8 : j+8]
-		d0, d1, d2, d3 := v[0]-mean, v[1]-mean, v[2]-mean, v[3]-mean
-		d4, d5, d6, d7 := v[4]-mean, v[5]-mean, v[6]-mean, v[7]-mean
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-		s4 += d4 * d4
-		s5 += d5 * d5
-		s6 += d6 * d6
-		s7 += d7 * d7
-	}
-	for ; j < len(x); j++ {
-		d := x[j] - mean
-		s0 += d * d
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }

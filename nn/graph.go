@@ -2,12 +2,14 @@ package nn
 
 // The network is a list of row-wise operations over numbered activations:
 // activation 0 is the observation batch, every other one is written by
-// exactly one operation. Forward runs the list on blocks of rowChunk rows;
+// exactly one operation. Forward runs the list on blocks of rows (a
+// workspace's chunk);
 // backward runs it in reverse (see backward.go).
 
-// rowChunk is the number of rows of one unit of work. It is fixed, so the
-// products are cut the same way whatever the number of threads.
-const rowChunk = 128
+// The number of rows of one unit of work, a workspace's chunk, is set when
+// the workspace is made (kernels.BlockRows: 128, or 256 under OpenBLAS) and
+// never changes, so the products are cut the same way whatever the number
+// of threads.
 
 // normEps is the variance floor of layer normalisation.
 const normEps = 1e-5
@@ -30,15 +32,18 @@ const (
 )
 
 type op struct {
-	kind        opKind
-	in, in2     int // input activations (in2: opAdd only)
-	out         int
-	nin, nout   int // widths of in and out
-	w, b        int // parameter indices: weight and bias, or gain and bias
-	act         activation
-	accIn       bool // backward adds into in's gradient (another consumer wrote it first)
-	accIn2      bool
-	noGradInput bool // in is the observation: no gradient needed
+	kind      opKind
+	in, in2   int // input activations (in2: opAdd only)
+	out       int
+	nin, nout int // widths of in and out
+	w, b      int // parameter indices: weight and bias, or gain and bias
+	act       activation
+	accIn     bool // backward adds into in's gradient (another consumer wrote it first)
+	accIn2    bool
+	// aliasIn and aliasIn2 (opAdd only): the input's gradient shares the
+	// buffer of the output's, so that backward has nothing to copy.
+	aliasIn, aliasIn2 bool
+	noGradInput       bool // in is the observation: no gradient needed
 }
 
 type graph struct {
@@ -153,6 +158,7 @@ func (g *graph) finish() {
 		}
 		o.noGradInput = o.in == 0
 	}
+	g.aliasSums()
 	g.normIndex = make([]int, len(g.ops))
 	for i, o := range g.ops {
 		g.normIndex[i] = -1
@@ -168,4 +174,50 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// aliasSums sets the alias flags of the sums (opAdd). A sum's gradient is
+// its inputs' gradient, so an input may share the sum's gradient buffer
+// when nothing else writes into the buffer while a reader still needs the
+// values it had:
+//
+//   - in2 (the residual branch, fc2's output) when the sum is its only
+//     consumer: the buffer then holds in2's gradient, which only in2's
+//     producer reads;
+//   - in (the residual stream) as well, when also the sum is in's last
+//     consumer (so backward meets it first), in2's producer is a Linear
+//     without activation (it reads its output's gradient without masking
+//     it in place), and every other consumer of in, each adding its part
+//     into the shared buffer, comes at least two operations before in2's
+//     producer: backward runs the parameter pass of operation i beside the
+//     row pass of operation i-1, so those additions start only after in2's
+//     producer has read the buffer in both passes.
+func (g *graph) aliasSums() {
+	consumers := make([][]int, len(g.widths))
+	producer := make([]int, len(g.widths))
+	for i, o := range g.ops {
+		consumers[o.in] = append(consumers[o.in], i)
+		if o.kind == opAdd {
+			consumers[o.in2] = append(consumers[o.in2], i)
+		}
+		producer[o.out] = i
+	}
+	for i := range g.ops {
+		o := &g.ops[i]
+		if o.kind != opAdd || o.in2 == 0 || o.in2 == o.in || len(consumers[o.in2]) != 1 {
+			continue
+		}
+		o.aliasIn2 = true
+		p := producer[o.in2]
+		if o.in == 0 || o.accIn || g.ops[p].kind != opLinear || g.ops[p].act != actNone {
+			continue
+		}
+		ok := true
+		for _, c := range consumers[o.in] {
+			if c != i && c >= p-1 {
+				ok = false
+			}
+		}
+		o.aliasIn = ok
+	}
 }

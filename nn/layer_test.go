@@ -47,7 +47,7 @@ func checkLayer(t *testing.T, name string, in int, add func(g *graph, x int) int
 	loss := func() float64 {
 		ws.rows = rows
 		ws.x[0] = x
-		p.do(fwd, units(rows))
+		p.do(fwd, ws.blocks(rows))
 		var l float64
 		for i, v := range ws.x[out][:len(c)] {
 			l += float64(c[i]) * float64(v)
@@ -89,8 +89,14 @@ func TestLayerGradients(t *testing.T) {
 	checkLayer(t, "linear", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHe, actNone) })
 	checkLayer(t, "linear+relu", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHe, actReLU) })
 	checkLayer(t, "linear+tanh", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 4, initHead, actTanh) })
+	// Few inputs, many outputs: the weight gradient is cut into blocks of
+	// columns (weightBlocks).
+	checkLayer(t, "linear 6→130", 6, func(g *graph, x int) int { return g.linear("l", -1, x, 130, initHe, actNone) })
 	checkLayer(t, "layernorm", 7, func(g *graph, x int) int { return g.norm("n", -1, x, actNone) })
 	checkLayer(t, "layernorm+relu", 7, func(g *graph, x int) int { return g.norm("n", -1, x, actReLU) })
+	// Widths of whole vectors take the layer-norm kernels' SIMD path.
+	checkLayer(t, "layernorm 16", 16, func(g *graph, x int) int { return g.norm("n", -1, x, actNone) })
+	checkLayer(t, "layernorm+relu 16", 16, func(g *graph, x int) int { return g.norm("n", -1, x, actReLU) })
 	checkLayer(t, "relu", 7, func(g *graph, x int) int { return g.relu(x) })
 	for _, ln := range []bool{false, true} {
 		checkLayer(t, "residual block", 6, func(g *graph, x int) int {
@@ -107,4 +113,28 @@ func TestLayerGradients(t *testing.T) {
 		// Join both heads into one output, so L weighs them both.
 		return g.add(g.linear("join.p", -1, pol, 2, initHead, actNone), g.linear("join.v", -1, val, 2, initHead, actNone))
 	})
+}
+
+// TestResidualGradientsShareBuffers checks that the residual stream and
+// branch gradients of a resmlp share one buffer, so that backward copies
+// nothing for the sums.
+func TestResidualGradientsShareBuffers(t *testing.T) {
+	for _, ln := range []bool{false, true} {
+		var g graph
+		g.build(Arch{Kind: KindResMLP, Width: 8, Depth: 3, LayerNorm: ln}, 17, 6)
+		ws := newWorkspace(&g, 4, true)
+		sums := 0
+		for _, o := range g.ops {
+			if o.kind != opAdd {
+				continue
+			}
+			sums++
+			if !o.aliasIn || !o.aliasIn2 || &ws.dx[o.in][0] != &ws.dx[o.out][0] || &ws.dx[o.in2][0] != &ws.dx[o.out][0] {
+				t.Errorf("layer norm %v: a sum's inputs do not share its gradient buffer", ln)
+			}
+		}
+		if sums != 3 {
+			t.Fatalf("layer norm %v: %d sums, want 3", ln, sums)
+		}
+	}
 }

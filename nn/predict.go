@@ -62,8 +62,9 @@ func (p *Predictor) repack() {
 	p.ws.packs = p.packs
 }
 
-// SetThreads spreads batches of more than 128 rows over threads goroutines
-// (1 by default). The results do not depend on the number of threads.
+// SetThreads spreads batches of more than one row block (128 rows, 256
+// under OpenBLAS) over threads goroutines (1 by default). The results do not
+// depend on the number of threads.
 func (p *Predictor) SetThreads(threads int) {
 	p.pool.close()
 	p.pool = newPool(threads)
@@ -96,7 +97,7 @@ func (p *Predictor) Predict(obs []float32, batch int) (logits, values []float32)
 	}
 	p.ws.rows = batch
 	p.ws.x[0] = obs[:batch*n.inDim]
-	p.pool.do(&p.job, units(batch))
+	p.pool.do(&p.job, p.ws.blocks(batch))
 	p.ws.x[0] = nil
 	return p.ws.x[n.g.policy][:batch*n.actions], p.ws.x[n.g.value][:batch]
 }

@@ -76,7 +76,31 @@ type Trainer struct {
 	fwd   forwardJob
 	bwd   backwardJob
 	opt   optJob
+	pack  packJob
 	parts []float64
+}
+
+// packJob packs, one unit per operation, the weight matrix of each Linear
+// op for the forward pass and, with grads, its transpose for the input
+// gradients of the backward pass: the weights change at every step, and
+// packing them once per step spares every row block's product its own
+// packing (and lets the forward pass add the bias in the product's stores).
+type packJob struct {
+	t     *Trainer
+	grads bool
+}
+
+func (j *packJob) run(i int) {
+	n, ws := j.t.net, j.t.ws
+	o := &n.g.ops[i]
+	if o.kind != opLinear {
+		return
+	}
+	w := n.params[o.w].W
+	ws.packs[i].Pack(o.nin, o.nout, w, o.nout)
+	if j.grads && !o.noGradInput {
+		ws.packsT[i].PackTransposed(o.nout, o.nin, w, o.nout)
+	}
 }
 
 // NewTrainer returns a trainer of net for batches of up to maxBatch rows.
@@ -121,6 +145,9 @@ func NewTrainer(net *Net, cfg TrainConfig, maxBatch int) (*Trainer, error) {
 	t.fwd = forwardJob{n: net, ws: t.ws}
 	t.bwd = backwardJob{n: net, ws: t.ws, grads: t.gv}
 	t.opt = optJob{t: t}
+	t.pack = packJob{t: t}
+	t.ws.packs = make([]kernels.PackedB, len(net.g.ops))
+	t.ws.packsT = make([]kernels.PackedB, len(net.g.ops))
 	return t, nil
 }
 
@@ -147,6 +174,37 @@ func NewTrainerFrom(c *Checkpoint, cfg TrainConfig, maxBatch int) (*Trainer, err
 		}
 	}
 	return t, nil
+}
+
+// SetSchedule sets the learning-rate schedule of the steps to come (the
+// step count, which the schedule reads, carries on), so that a training
+// loop can change the rate between phases without building another
+// trainer. It returns the schedule's error, leaving the old one, when s is
+// invalid.
+func (t *Trainer) SetSchedule(s Schedule) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	t.cfg.Schedule = s
+	return nil
+}
+
+// funcJob runs a caller's function as a pool job.
+type funcJob func(unit int)
+
+func (f funcJob) run(u int) { f(u) }
+
+// Run calls f(0), ..., f(units-1) on the trainer's threads, the caller's
+// goroutine among them, and returns when all have returned. The calls may
+// run in any order and at the same time, so they must write disjoint data;
+// cut the work into units by its size alone (never by the number of
+// threads) to keep results independent of it. A HeadLoss may call Run (the
+// trainer's threads are idle while it runs); nothing else of the trainer
+// may run meanwhile. Run allocates nothing when f does not (make f once).
+func (t *Trainer) Run(units int, f func(unit int)) {
+	if units > 0 {
+		t.pool.do(funcJob(f), units)
+	}
 }
 
 // Net returns the network being trained.
@@ -193,12 +251,20 @@ func (t *Trainer) check(b *Batch) {
 func (t *Trainer) forwardLoss(b *Batch) LossStats {
 	t.check(b)
 	n, ws := t.net, t.ws
+	t.packWeights(true)
 	ws.rows = b.N
 	ws.x[0] = b.Obs[:b.N*n.inDim]
-	t.pool.do(&t.fwd, units(b.N))
+	t.pool.do(&t.fwd, ws.blocks(b.N))
 	g := &n.g
 	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Value, b.N, n.actions, t.wp, t.wv,
 		ws.dx[g.policy], ws.dx[g.value])
+}
+
+// packWeights packs the weight matrices for a forward pass and, with
+// grads, their transposes for a backward pass.
+func (t *Trainer) packWeights(grads bool) {
+	t.pack.grads = grads
+	t.pool.do(&t.pack, len(t.net.g.ops))
 }
 
 // Evaluate returns the loss of the network on b without training.

@@ -48,7 +48,7 @@ func TestPPORolloutAllocatesNothing(t *testing.T) {
 		t.Errorf("a rollout of %d steps allocates %v times", cfg.PPO.Steps, a)
 	}
 	s.ro.advantages(1, 0.95)
-	tr, err := nn.NewTrainer(net, nn.TrainConfig{}, cfg.PPO.Minibatch)
+	tr, err := nn.NewTrainer(net, nn.TrainConfig{Threads: 2}, cfg.PPO.Minibatch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +56,7 @@ func TestPPORolloutAllocatesNothing(t *testing.T) {
 	l, n := s.loss, cfg.PPO.Minibatch
 	l.mask, l.act, l.oldLogp, l.oldValue = s.ro.mask[:n*s.ro.actions], s.ro.act[:n], s.ro.logp[:n], s.ro.value[:n]
 	l.adv, l.ret = s.ro.adv[:n], s.ro.ret[:n]
+	l.run = tr.Run // the loss's blocks on the trainer's threads, as update runs them
 	step := func() { tr.StepLoss(s.ro.obs, n, l.fn) }
 	step()
 	if a := testing.AllocsPerRun(10, step); a > 0 {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkPPOIteration runs PPO iterations of the default config
@@ -12,7 +14,8 @@ import (
 // minibatches of 2048, the default resmlp 3×128 with layer norm, one thread
 // per core) without evaluation, and reports end-to-end environment steps
 // per second and the shares of the time spent stepping the environment,
-// in the rollout's forward passes and in the update.
+// in the rollout's forward passes and in the update, and the process's CPU
+// time per iteration.
 func BenchmarkPPOIteration(b *testing.B) { benchPPO(b, "") }
 
 // BenchmarkPPOQuickstart is BenchmarkPPOIteration on
@@ -42,9 +45,11 @@ func benchPPO(b *testing.B, file string, extra ...string) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := processCPU()
 	if _, err := Run(context.Background(), cfg, Options{}); err != nil {
 		b.Fatal(err)
 	}
+	cpu := (processCPU() - cpu0).Seconds()
 	b.StopTimer()
 	tab, err := ReadMetrics(filepath.Join(dir, metricsFile))
 	if err != nil {
@@ -64,4 +69,19 @@ func benchPPO(b *testing.B, file string, extra ...string) {
 	b.ReportMetric(100*fwd/total, "forward-%")
 	b.ReportMetric(100*upd/total, "update-%")
 	b.ReportMetric(rollout/float64(len(tab.Rows)), "rollout-s/iter")
+	// The process's CPU time, which a shared machine inflates less than the
+	// wall clock: per iteration (checkpoint and plots included), and the
+	// env steps per CPU second (twice that is what two idle cores would
+	// reach with perfect parallelism).
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/iter")
+	b.ReportMetric(steps/cpu, "env-steps/cpu-s")
+}
+
+// processCPU returns the process's user and system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

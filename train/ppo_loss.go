@@ -17,13 +17,38 @@ type ppoLoss struct {
 	// Figures of the last call, means over its rows.
 	policy, value, entropy, kl, clipFrac float64
 
-	fn  func(logits, values []float32, rows, actions int, dlogits, dvalues []float32) float64
-	buf [64]float64
+	fn func(logits, values []float32, rows, actions int, dlogits, dvalues []float32) float64
+
+	// run, when set, runs the blocks of rows on the trainer's threads
+	// (nn.Trainer.Run); blockFn is l.block, made once; call holds the
+	// current call's arguments and parts each block's sums.
+	run     func(units int, f func(unit int))
+	blockFn func(unit int)
+	call    lossCall
+	parts   []lossPart
+}
+
+// lossBlock is the number of rows of one unit of the loss: the rows are cut
+// by their count alone, and the blocks' sums added in block order, so the
+// figures do not depend on the number of threads.
+const lossBlock = 256
+
+// lossCall is one call's arguments.
+type lossCall struct {
+	logits, values, dlogits, dvalues []float32
+	rows, actions                    int
+}
+
+// lossPart is one block's sums, with its softmax scratch.
+type lossPart struct {
+	pol, val, ent, kl, clipped float64
+	buf                        [64]float64
 }
 
 func newPPOLoss(p PPO) *ppoLoss {
 	l := &ppoLoss{clip: p.Clip, valueClip: p.ValueClip, entropyCoef: p.EntropyCoef, valueCoef: p.ValueCoef}
 	l.fn = l.loss
+	l.blockFn = l.block
 	return l
 }
 
@@ -35,11 +60,46 @@ func newPPOLoss(p PPO) *ppoLoss {
 // return, v the value head and H the masked policy's entropy. It writes the
 // exact gradient of that with respect to the logits (zero on illegal
 // actions) and the values. With value_clip 0 the value term is ½(v−R)².
+//
+// The rows run in blocks of lossBlock, on the trainer's threads when run is
+// set.
 func (l *ppoLoss) loss(logits, values []float32, rows, actions int, dlogits, dvalues []float32) float64 {
+	l.call = lossCall{logits: logits, values: values, dlogits: dlogits, dvalues: dvalues, rows: rows, actions: actions}
+	blocks := (rows + lossBlock - 1) / lossBlock
+	if len(l.parts) < blocks {
+		l.parts = make([]lossPart, blocks)
+	}
+	if l.run != nil {
+		l.run(blocks, l.blockFn)
+	} else {
+		for b := 0; b < blocks; b++ {
+			l.block(b)
+		}
+	}
+	l.call = lossCall{}
+	var pol, val, ent, kl, clipped float64
+	for _, q := range l.parts[:blocks] {
+		pol += q.pol
+		val += q.val
+		ent += q.ent
+		kl += q.kl
+		clipped += q.clipped
+	}
 	inv := 1 / float64(rows)
-	p := l.buf[:actions]
-	var total, pol, val, ent, kl, clipped float64
-	for r := 0; r < rows; r++ {
+	l.policy, l.value, l.entropy, l.kl, l.clipFrac = pol*inv, val*inv, ent*inv, kl*inv, clipped*inv
+	return l.policy + l.valueCoef*l.value - l.entropyCoef*l.entropy
+}
+
+// block computes the loss terms and gradients of block b's rows into
+// l.parts[b] and the gradient slices.
+func (l *ppoLoss) block(b int) {
+	c := &l.call
+	logits, values, dlogits, dvalues, actions := c.logits, c.values, c.dlogits, c.dvalues, c.actions
+	inv := 1 / float64(c.rows)
+	q := &l.parts[b]
+	p := q.buf[:actions]
+	var pol, val, ent, kl, clipped float64
+	for r := b * lossBlock; r < min((b+1)*lossBlock, c.rows); r++ {
 		z := logits[r*actions : (r+1)*actions]
 		m := l.mask[r*actions : (r+1)*actions]
 		dz := dlogits[r*actions : (r+1)*actions]
@@ -126,7 +186,5 @@ func (l *ppoLoss) loss(logits, values []float32, rows, actions int, dlogits, dva
 		}
 		dvalues[r] = float32(l.valueCoef * dv * inv)
 	}
-	l.policy, l.value, l.entropy, l.kl, l.clipFrac = pol*inv, val*inv, ent*inv, kl*inv, clipped*inv
-	total = l.policy + l.valueCoef*l.value - l.entropyCoef*l.entropy
-	return total
+	q.pol, q.val, q.ent, q.kl, q.clipped = pol, val, ent, kl, clipped
 }

@@ -35,6 +35,7 @@ type ppoState struct {
 
 	loss *ppoLoss
 	mb   minibatch
+	tr   *nn.Trainer // the update's, made by the session's first iteration
 
 	data *ppoLog // the games into dataset.dir, nil without
 }
@@ -87,6 +88,16 @@ func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
 func (s *ppoState) close() {
 	if s != nil && s.vec != nil {
 		s.vec.Close()
+	}
+	s.closeTrainer()
+}
+
+// closeTrainer stops the update's trainer, if any; the next iteration makes
+// another from the learner's state.
+func (s *ppoState) closeTrainer() {
+	if s != nil && s.tr != nil {
+		s.tr.Close()
+		s.tr = nil
 	}
 }
 
@@ -255,6 +266,10 @@ type updateStats struct {
 	steps                                    int
 }
 
+// gatherBlock is the number of minibatch rows one unit of the gathering
+// copies.
+const gatherBlock = 512
+
 // update runs the PPO epochs over the rollout's trained moves with a
 // trainer of the run's network.
 func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
@@ -274,6 +289,20 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 	total := per * p.Epochs
 	d, a := ro.dim, ro.actions
 	l := s.loss
+	// The loss and the gathering of each minibatch run on the trainer's
+	// threads, in units cut by row counts alone.
+	l.run = t.Run
+	defer func() { l.run = nil }()
+	var rows []int32
+	gather := func(u int) {
+		for j := u * gatherBlock; j < min((u+1)*gatherBlock, len(rows)); j++ {
+			k := int(rows[j])
+			copy(s.mb.obs[j*d:(j+1)*d], ro.obs[k*d:(k+1)*d])
+			copy(s.mb.mask[j*a:(j+1)*a], ro.mask[k*a:(k+1)*a])
+			s.mb.act[j], s.mb.logp[j], s.mb.value[j] = ro.act[k], ro.logp[k], ro.value[k]
+			s.mb.adv[j], s.mb.ret[j] = ro.adv[k], ro.ret[k]
+		}
+	}
 	for e := 0; e < p.Epochs; e++ {
 		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		stop := false
@@ -281,16 +310,13 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 			if err := ctx.Err(); err != nil {
 				return st, err
 			}
-			rows := idx[lo:min(lo+mb, len(idx))]
+			rows = idx[lo:min(lo+mb, len(idx))]
 			n := len(rows)
+			t.Run((n+gatherBlock-1)/gatherBlock, gather)
 			var sum, sq float64
-			for j, k := range rows {
-				copy(s.mb.obs[j*d:(j+1)*d], ro.obs[int(k)*d:(int(k)+1)*d])
-				copy(s.mb.mask[j*a:(j+1)*a], ro.mask[int(k)*a:(int(k)+1)*a])
-				s.mb.act[j], s.mb.logp[j], s.mb.value[j] = ro.act[k], ro.logp[k], ro.value[k]
-				s.mb.adv[j], s.mb.ret[j] = ro.adv[k], ro.ret[k]
-				sum += float64(ro.adv[k])
-				sq += float64(ro.adv[k]) * float64(ro.adv[k])
+			for _, v := range s.mb.adv[:n] {
+				sum += float64(v)
+				sq += float64(v) * float64(v)
 			}
 			if p.NormalizeAdvantages && n > 1 {
 				mean := sum / float64(n)

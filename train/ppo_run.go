@@ -150,23 +150,32 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 
 	// Update.
 	t1 := time.Now()
-	threads := s.threads
 	lr := r.learn.lrAt(r.progressOf(it))
 	o := cfg.Optimizer
-	tr, err := nn.NewTrainerFrom(r.learn.checkpoint(), nn.TrainConfig{
-		Optimizer: nn.AdamW{WeightDecay: o.WeightDecay},
-		Schedule:  nn.Schedule{Kind: nn.ScheduleConstant, LR: lr, Warmup: int64(o.WarmupSteps)},
-		ClipNorm:  o.GradClip, Threads: threads,
-	}, cfg.PPO.Minibatch)
-	if err != nil {
+	sched := nn.Schedule{Kind: nn.ScheduleConstant, LR: lr, Warmup: int64(o.WarmupSteps)}
+	if s.tr == nil {
+		// The session's trainer, kept from one iteration to the next (its
+		// optimizer state is the learner's: only the rate changes), so
+		// that its buffers are not made again every iteration.
+		tr, err := nn.NewTrainerFrom(r.learn.checkpoint(), nn.TrainConfig{
+			Optimizer: nn.AdamW{WeightDecay: o.WeightDecay},
+			Schedule:  sched,
+			ClipNorm:  o.GradClip, Threads: s.threads,
+		}, cfg.PPO.Minibatch)
+		if err != nil {
+			return nil, fmt.Errorf("train: ppo: %w", err)
+		}
+		s.tr = tr
+	} else if err := s.tr.SetSchedule(sched); err != nil {
 		return nil, fmt.Errorf("train: ppo: %w", err)
 	}
-	us, err := s.update(ctx, tr, cfg, rng, r.progress(fmt.Sprintf("iter %d update", it), "steps"))
-	ck := tr.Checkpoint()
-	tr.Close()
+	us, err := s.update(ctx, s.tr, cfg, rng, r.progress(fmt.Sprintf("iter %d update", it), "steps"))
 	if err != nil {
+		// The trainer's state is past the learner's: drop it.
+		s.closeTrainer()
 		return nil, err
 	}
+	ck := s.tr.Checkpoint()
 	r.learn.opt, r.learn.step = ck.Optimizer, ck.Step
 	m.updateS = time.Since(t1).Seconds()
 	m.envS, m.forwardS, m.backwardS = tm.env, tm.forward, m.updateS

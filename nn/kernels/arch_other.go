@@ -13,6 +13,7 @@ func addBiasReLUSIMD(x, b []float32)         { panic("kernels: no SIMD in this b
 func reluSIMD(dst, x []float32)              { panic("kernels: no SIMD in this build") }
 func reluBackwardSIMD(dx, dy, y []float32)   { panic("kernels: no SIMD in this build") }
 func colSumSIMD(dst, x []float32)            { panic("kernels: no SIMD in this build") }
+func addSIMD(dst, a, b []float32)            { panic("kernels: no SIMD in this build") }
 func axpySIMD(alpha float32, x, y []float32) { panic("kernels: no SIMD in this build") }
 func scaleSIMD(alpha float32, x []float32)   { panic("kernels: no SIMD in this build") }
 func dotSIMD(x, y []float32) float32         { panic("kernels: no SIMD in this build") }
@@ -23,3 +24,11 @@ func adamWSIMD(w, g, m, v []float32, beta1, c1, beta2, c2, lr, eps, wd, rbc1, rb
 // blasSIMD reports whether the element-wise kernels may use assembly beside
 // OpenBLAS: never in a pure-Go build.
 func blasSIMD() bool { return false }
+
+func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu bool) {
+	panic("kernels: no SIMD in this build")
+}
+
+func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, relu, acc bool) {
+	panic("kernels: no SIMD in this build")
+}

@@ -45,3 +45,17 @@ func TestEnvVarForcesBackend(t *testing.T) {
 		t.Errorf("%s=tpu: want a start-up error naming the back-ends, without a stack trace, got %q (%v)", EnvVar, out, err)
 	}
 }
+
+// TestBlockRows checks the advised row blocks: 256 under OpenBLAS, 128
+// otherwise.
+func TestBlockRows(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		want := 128
+		if Backend() == "openblas" {
+			want = 256
+		}
+		if got := BlockRows(); got != want {
+			t.Errorf("BlockRows() = %d, want %d", got, want)
+		}
+	})
+}

@@ -45,6 +45,20 @@ func benchShapes() []benchShape {
 		benchShape{"NT_128x256x6", false, true, 128, 256, 6},
 		benchShape{"TN_128x6x1024", true, false, 128, 6, 1024},
 	)
+	// PPO's default network (resmlp 3×128 with layer norm, compact input
+	// of 17, 6 logits) on its minibatch of 2048: row blocks of 128 forward
+	// and for the input gradient, whole-batch weight gradients.
+	s = append(s,
+		benchShape{"PPO_NN_128x128x17", false, false, 128, 128, 17},
+		benchShape{"PPO_NN_128x128x128", false, false, 128, 128, 128},
+		benchShape{"PPO_NN_128x6x128", false, false, 128, 6, 128},
+		benchShape{"PPO_NT_128x128x128", false, true, 128, 128, 128},
+		benchShape{"PPO_NT_128x128x6", false, true, 128, 128, 6},
+		benchShape{"PPO_TN_17x128x2048", true, false, 17, 128, 2048},
+		benchShape{"PPO_TN_128x128x2048", true, false, 128, 128, 2048},
+		benchShape{"PPO_TN_64x128x2048", true, false, 64, 128, 2048},
+		benchShape{"PPO_TN_128x6x2048", true, false, 128, 6, 2048},
+	)
 	return s
 }
 

@@ -49,10 +49,10 @@ func init() {
 func archBackends() []backend {
 	var bs []backend
 	if hasAVX2FMA {
-		bs = append(bs, backend{name: "avx2", sgemm: avx2Gemm.sgemm, simd: true, pack: avx2Gemm.pack, packed: avx2Gemm.packed, packedBias: avx2Gemm.packedBias})
+		bs = append(bs, backend{name: "avx2", sgemm: avx2Gemm.sgemm, simd: true, pack: avx2Gemm.pack, packT: avx2Gemm.packT, packed: avx2Gemm.packed, packedBias: avx2Gemm.packedBias})
 	}
 	if hasAVX512 {
-		bs = append(bs, backend{name: "avx512", sgemm: avx512Gemm.sgemm, simd: true, pack: avx512Gemm.pack, packed: avx512Gemm.packed, packedBias: avx512Gemm.packedBias})
+		bs = append(bs, backend{name: "avx512", sgemm: avx512Gemm.sgemm, simd: true, pack: avx512Gemm.pack, packT: avx512Gemm.packT, packed: avx512Gemm.packed, packedBias: avx512Gemm.packedBias})
 	}
 	return bs
 }

@@ -129,6 +129,20 @@ func ColSum(dst, x []float32) {
 	}
 }
 
+// Add sets dst[i] = a[i] + b[i]; dst, a and b have the same length (dst
+// may be a or b). Both versions give identical results.
+func Add(dst, a, b []float32) {
+	checkLen("Add", len(dst), len(a))
+	checkLen("Add", len(dst), len(b))
+	if simdOn() && len(dst) > 0 {
+		addSIMD(dst, a, b)
+		return
+	}
+	for i, v := range a {
+		dst[i] = v + b[i]
+	}
+}
+
 // Axpy sets y[i] += alpha*x[i]. The SIMD version fuses the multiply-add
 // (one rounding instead of two). x and y have the same length.
 func Axpy(alpha float32, x, y []float32) {

@@ -29,12 +29,16 @@ func addBiasReLUAVX2(x *float32, rows, n int, b *float32)
 //go:noescape
 func colSumAVX2(dst, x *float32, rows, n int)
 
+//go:noescape
+func addAVX2(dst, a, b *float32, n int)
+
 func addBiasSIMD(x, b []float32)     { addBiasAVX2(&x[0], len(x)/len(b), len(b), &b[0]) }
 func addBiasReLUSIMD(x, b []float32) { addBiasReLUAVX2(&x[0], len(x)/len(b), len(b), &b[0]) }
 func reluSIMD(dst, x []float32)      { reluAVX2(&dst[0], &x[0], len(x)) }
 func reluBackwardSIMD(dx, dy, y []float32) {
 	reluBackwardAVX2(&dx[0], &dy[0], &y[0], len(dx))
 }
+func addSIMD(dst, a, b []float32)            { addAVX2(&dst[0], &a[0], &b[0], len(dst)) }
 func colSumSIMD(dst, x []float32)            { colSumAVX2(&dst[0], &x[0], len(x)/len(dst), len(dst)) }
 func axpySIMD(alpha float32, x, y []float32) { axpyAVX2(&x[0], &y[0], len(x), alpha) }
 func scaleSIMD(alpha float32, x []float32)   { scaleAVX2(&x[0], len(x), alpha) }

@@ -131,6 +131,28 @@ func TestColSum(t *testing.T) {
 	})
 }
 
+func TestAdd(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(15, 16))
+		for _, n := range elemLens {
+			a, b := withNaN(rng, n), randSlice(rng, n)
+			dst := make([]float32, n)
+			Add(dst, a, b)
+			for i := range dst {
+				if !same(dst[i], a[i]+b[i]) {
+					t.Fatalf("n=%d: Add[%d] = %g, want %g", n, i, dst[i], a[i]+b[i])
+				}
+			}
+			Add(a, a, b) // in place
+			for i := range a {
+				if !same(a[i], dst[i]) {
+					t.Fatalf("n=%d: in-place Add differs at %d", n, i)
+				}
+			}
+		}
+	})
+}
+
 // within reports whether got is within tol·scale of want (scale at least 1).
 func within(got, want, tol, scale float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, scale)

@@ -258,6 +258,26 @@ func (g *gemmImpl) pack(dst, b []float32, ldb, k, n int) []float32 {
 	return dst
 }
 
+// packT is pack for B = bᵀ, b stored n×k (stride ldb): for at least nr/2
+// columns the panels the blocked path packs from a transposed B, for fewer
+// b itself (the dot products' operand Bᵀ), with stride k.
+func (g *gemmImpl) packT(dst, b []float32, ldb, k, n int) []float32 {
+	if n < g.nr/2 {
+		dst = grow(dst, n*k)
+		for j := 0; j < n; j++ {
+			copy(dst[j*k:(j+1)*k], b[j*ldb:j*ldb+k])
+		}
+		return dst
+	}
+	nr := g.nr
+	np := (n + nr - 1) / nr
+	dst = grow(dst, k*np*nr)
+	for p0 := 0; p0 < k; p0 += kcBlock {
+		packB(dst[p0*np*nr:], true, b, ldb, p0, min(kcBlock, k-p0), n, nr)
+	}
+	return dst
+}
+
 // packed is sgemm (A and B not transposed) on a B packed by pack, for the
 // products sgemm runs blocked or as dot products: four rows or more. It
 // reports false, doing nothing, for the others, which read B as stored.

@@ -69,8 +69,13 @@ type backend struct {
 	// back-end gains nothing from packing that shape; packed computes
 	// C = alpha*A*B + beta*C from such a pack, or reports false (doing
 	// nothing) for a product it does not take packed (see PackedB).
-	pack   func(dst, b []float32, ldb, k, n int) []float32
+	pack func(dst, b []float32, ldb, k, n int) []float32
+	// packT is pack for B = bᵀ, b stored n×k (stride ldb).
+	packT  func(dst, b []float32, ldb, k, n int) []float32
 	packed func(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) bool
+	// blockRows is the number of rows per block BlockRows advises (0:
+	// defaultBlockRows).
+	blockRows int
 	// packedBias is packed with alpha 1 and beta 0 followed by
 	// AddBiasReLU (relu) or AddBias, in one pass where it can.
 	packedBias func(m, n, k int, a []float32, lda int, bp, bias []float32, relu bool, c []float32, ldc int) bool
@@ -134,6 +139,23 @@ func checkMatrix(name string, rows, cols int, s []float32, ld int) {
 	if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
 		panic(fmt.Sprintf("kernels: Sgemm: %s has %d elements, a %d×%d matrix of stride %d needs %d", name, len(s), rows, cols, ld, (rows-1)*ld+cols))
 	}
+}
+
+// defaultBlockRows is BlockRows for the back-ends that do not set it.
+const defaultBlockRows = 128
+
+// BlockRows returns the number of rows per block for a caller that cuts a
+// batch into blocks of rows, one product per block (package nn's networks):
+// 128 for the assembly back-ends, whose products read packed weights, and
+// 256 for OpenBLAS, which packs both operands (and clears C) on every call
+// and so gains from fewer, larger products. A caller keeps the value it
+// read for a given set of buffers, so that its results do not change with
+// a later Use.
+func BlockRows() int {
+	if cur.blockRows > 0 {
+		return cur.blockRows
+	}
+	return defaultBlockRows
 }
 
 // Backend names the implementation Sgemm uses now: "generic", "avx2",

@@ -19,6 +19,7 @@ type PackedB struct {
 	k, n    int
 	src     []float32 // B as given
 	ldb     int
+	trans   bool      // src holds Bᵀ (PackTransposed)
 	backend string    // the back-end packed for; "" when data holds nothing
 	data    []float32 // the packed B, reused by the next Pack
 }
@@ -31,11 +32,30 @@ func (p *PackedB) Pack(k, n int, b []float32, ldb int) {
 		panic(fmt.Sprintf("kernels: PackedB.Pack with negative size k=%d n=%d", k, n))
 	}
 	checkMatrix("B", k, n, b, ldb)
-	p.k, p.n, p.src, p.ldb, p.backend = k, n, b, ldb, ""
+	p.k, p.n, p.src, p.ldb, p.trans, p.backend = k, n, b, ldb, false, ""
 	if cur.pack == nil || k == 0 || n == 0 {
 		return
 	}
 	if d := cur.pack(p.data[:0], b, ldb, k, n); d != nil {
+		p.data, p.backend = d, cur.name
+	}
+}
+
+// PackTransposed packs B = bᵀ, the transpose of the n×k matrix b (row
+// stride ldb), as Pack packs a B stored k×n: the products on p then give,
+// bit for bit, Sgemm's result with transB set on b (the input gradient
+// dY·Wᵀ of a layer, say, with W packed once per step). It panics as Pack
+// does.
+func (p *PackedB) PackTransposed(k, n int, b []float32, ldb int) {
+	if k < 0 || n < 0 {
+		panic(fmt.Sprintf("kernels: PackedB.PackTransposed with negative size k=%d n=%d", k, n))
+	}
+	checkMatrix("B", n, k, b, ldb)
+	p.k, p.n, p.src, p.ldb, p.trans, p.backend = k, n, b, ldb, true, ""
+	if cur.packT == nil || k == 0 || n == 0 {
+		return
+	}
+	if d := cur.packT(p.data[:0], b, ldb, k, n); d != nil {
 		p.data, p.backend = d, cur.name
 	}
 }
@@ -63,7 +83,7 @@ func SgemmPacked(m int, alpha float32, a []float32, lda int, p *PackedB, beta fl
 	if p.backend != "" && p.backend == cur.name && cur.packed(m, n, k, alpha, a, lda, p.data, beta, c, ldc) {
 		return
 	}
-	Sgemm(false, false, m, n, k, alpha, a, lda, p.src, p.ldb, beta, c, ldc)
+	Sgemm(false, p.trans, m, n, k, alpha, a, lda, p.src, p.ldb, beta, c, ldc)
 }
 
 // SgemmPackedBias computes C = act(A·B + bias), with A m×k (row stride

@@ -43,6 +43,40 @@ func TestSgemmPackedSameBits(t *testing.T) {
 	})
 }
 
+// TestSgemmPackTransposedSameBits is TestSgemmPackedSameBits for a B
+// packed from its transpose: the result is Sgemm's with transB, bit for bit.
+func TestSgemmPackTransposedSameBits(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(8, 8))
+		var p PackedB
+		for _, m := range []int{1, 3, 4, 9, 128, 300} {
+			for _, n := range []int{1, 6, 15, 16, 17, 33, 128} {
+				for _, k := range []int{1, 6, 128, 300} {
+					for _, beta := range []float32{0, 1} {
+						lda, ldb, ldc := k+1, k+3, n+2
+						a, b := randSlice(rng, m*lda), randSlice(rng, n*ldb)
+						c0 := randSlice(rng, m*ldc)
+						want := append([]float32(nil), c0...)
+						got := append([]float32(nil), c0...)
+						Sgemm(false, true, m, n, k, 0.75, a, lda, b, ldb, beta, want, ldc)
+						p.PackTransposed(k, n, b, ldb)
+						if pk, pn := p.Dims(); pk != k || pn != n {
+							t.Fatalf("Dims %d×%d, want %d×%d", pk, pn, k, n)
+						}
+						SgemmPacked(m, 0.75, a, lda, &p, beta, got, ldc)
+						for i := range want {
+							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("m=%d n=%d k=%d beta=%g: element %d (row %d) is %g packed, %g by Sgemm",
+									m, n, k, beta, i, i/ldc, got[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestSgemmPackedOtherBackend checks that a pack made under one back-end
 // still gives the right product after Use switched to another (it reads B
 // as stored then).

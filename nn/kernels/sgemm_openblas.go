@@ -16,7 +16,7 @@ func blasBackends() []backend {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" && os.Getenv("OMP_NUM_THREADS") == "" {
 		openblas.SetNumThreads(1)
 	}
-	return []backend{{name: "openblas", sgemm: sgemmOpenBLAS, simd: blasSIMD()}}
+	return []backend{{name: "openblas", sgemm: sgemmOpenBLAS, simd: blasSIMD(), blockRows: 256}}
 }
 
 // sgemmOpenBLAS is Sgemm through cblas_sgemm. Sgemm has checked the sizes;
