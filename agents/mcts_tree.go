@@ -140,18 +140,24 @@ func (t *tree) selectChild(parent int32) int32 {
 		// the leaves of one batch spread over the tree; vloss is 0 outside
 		// batched search, where this is plain PUCT.
 		explore := t.c * float32(math.Sqrt(float64(p.visits+int32(p.vloss))))
-		for i := first; i < end; i++ {
-			c := &t.nodes[i]
-			n := c.visits + int32(c.vloss)
-			var q float32
-			if n > 0 {
-				q = (c.value - float32(c.vloss)) / float32(n)
+		kids := t.nodes[first:end]
+		// The running maximum is kept as an ordered integer key (orderKey),
+		// so the compiler selects it without a branch: which child wins is
+		// not predictable.
+		b, bestKey := 0, orderKey(bestScore)
+		for i := range kids {
+			c := &kids[i]
+			// An unvisited child scores explore·P exactly: Q is 0 and the
+			// division is by 1, so both divisions are skipped.
+			sc := explore * c.prior
+			if n := c.visits + int32(c.vloss); n > 0 {
+				sc = (c.value-float32(c.vloss))/float32(n) + sc/float32(1+n)
 			}
-			if sc := q + explore*c.prior/float32(1+n); sc > bestScore {
-				best, bestScore = i, sc
+			if k := orderKey(sc); k > bestKey {
+				b, bestKey = i, k
 			}
 		}
-		return best
+		return first + int32(b)
 	}
 	logN := float32(math.Log(float64(p.visits)))
 	for i := first; i < end; i++ {
@@ -166,6 +172,19 @@ func (t *tree) selectChild(parent int32) int32 {
 		}
 	}
 	return best
+}
+
+// orderKey maps a score to an integer that orders as the scores do under >,
+// and a NaN, which never wins a comparison, to the lowest integer. Scores
+// are never -0 (values start at +0 and priors are not negative), the one
+// float the key tells apart from an equal one.
+func orderKey(x float32) int32 {
+	k := int32(math.Float32bits(x))
+	k ^= int32(uint32(k>>31) >> 1) // negative floats order backwards
+	if x != x {
+		k = math.MinInt32
+	}
+	return k
 }
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

@@ -1,0 +1,31 @@
+package agents
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestOrderKeyOrdersAsScores checks that the integer keys of the PUCT
+// selection compare as the scores do, NaN below everything.
+func TestOrderKeyOrdersAsScores(t *testing.T) {
+	inf := float32(math.Inf(1))
+	nan := float32(math.NaN())
+	special := []float32{-inf, -3.5, -1, -1e-30, -math.SmallestNonzeroFloat32, 0,
+		math.SmallestNonzeroFloat32, 1e-30, 0.25, 1, 7, math.MaxFloat32, inf}
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs := append([]float32(nil), special...)
+	for range 2000 {
+		xs = append(xs, float32(rng.NormFloat64()*math.Pow(10, rng.Float64()*8-4)))
+	}
+	for _, x := range xs {
+		for _, y := range xs {
+			if got, want := orderKey(x) > orderKey(y), x > y; got != want {
+				t.Fatalf("orderKey(%g) > orderKey(%g) is %v; %g > %g is %v", x, y, got, x, y, want)
+			}
+		}
+		if orderKey(nan) >= orderKey(x) {
+			t.Fatalf("orderKey(NaN) = %d is not below orderKey(%g) = %d", orderKey(nan), x, orderKey(x))
+		}
+	}
+}
