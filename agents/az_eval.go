@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/urim-rl/urim/env"
 )
@@ -111,26 +112,33 @@ func (e *NetEvaluator) Evaluate(s *env.State, prior []float32) float32 {
 func maskedSoftmax(p, logits []float32, legal env.Mask, temp float32) {
 	top := float32(math.Inf(-1))
 	for m := legal; m != 0; m &= m - 1 {
-		top = max(top, logits[m.Nth(0)])
+		top = max(top, logits[bits.TrailingZeros8(uint8(m))])
 	}
+	clear(p)
+	// The sum runs over the legal actions in increasing order; the largest
+	// logit gives e^0 = 1, which needs no exponential.
 	var sum float32
-	for a := range p {
-		if !legal.Has(a) {
-			p[a] = 0
-			continue
+	for m := legal; m != 0; m &= m - 1 {
+		a := bits.TrailingZeros8(uint8(m))
+		x := float32(1)
+		if d := logits[a] - top; d != 0 {
+			if temp != 1 {
+				d /= temp
+			}
+			x = expNeg(d)
 		}
-		x := expNeg((logits[a] - top) / temp)
 		p[a] = x
 		sum += x
 	}
 	for m := legal; m != 0; m &= m - 1 {
-		p[m.Nth(0)] /= sum
+		p[bits.TrailingZeros8(uint8(m))] /= sum
 	}
 }
 
 // expNeg returns e^x for x ≤ 0 (and NaN for NaN) within 2e-7 relative,
 // exactly 1 at 0, several times faster than math.Exp: e^x = 2^k · 2^f with
-// k = round(x·log2 e) and |f| ≤ ½, 2^f by its degree-6 Taylor polynomial.
+// k = round(x·log2 e) (half away from zero) and |f| ≤ ½, 2^f by its
+// degree-6 Taylor polynomial.
 func expNeg(x float32) float32 {
 	const log2e = 1.4426950408889634
 	if !(x >= -87) { // underflow, or NaN
@@ -140,7 +148,14 @@ func expNeg(x float32) float32 {
 		return 0
 	}
 	t := float64(x) * log2e
-	k := math.Round(t)
+	// k = math.Round(t) for t ≤ 0, as -round(-t) by the Floor instruction:
+	// y - ⌊y⌋ is exact, so the tie goes away from zero as Round's does.
+	y := -t
+	r := math.Floor(y)
+	if y-r >= 0.5 {
+		r++
+	}
+	k := -r
 	f := (t - k) * math.Ln2 // in [-ln2/2, ln2/2]
 	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
 	return float32(p * math.Float64frombits(uint64(int64(k)+1023)<<52))

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
@@ -195,7 +196,7 @@ func (t *tree) expand(idx int32, legal env.Mask) {
 	var acts [env.MaxActions]int8
 	n := 0
 	for m := legal; m != 0; m &= m - 1 {
-		acts[n] = int8(m.Nth(0))
+		acts[n] = int8(bits.TrailingZeros8(uint8(m)))
 		n++
 	}
 	for i := n - 1; i > 0; i-- { // Fisher–Yates

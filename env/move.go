@@ -80,20 +80,16 @@ func sowPits(g *Game, pits *[16]uint8, o int) int {
 		hi := binary.LittleEndian.Uint64(pits[8:16])
 		// The targets o+1 … o+n, wrapping past the last pit.
 		end := o + n + 1
-		mLo, mHi := byteOnes(min(end, g.n))
-		aLo, aHi := byteOnes(o + 1)
-		mLo, mHi = mLo&^aLo, mHi&^aHi
-		if end > g.n {
-			wLo, wHi := byteOnes(end - g.n)
-			mLo, mHi = mLo|wLo, mHi|wHi
-		}
+		from, to, wrap := &byteOnes[o+1], &byteOnes[min(end, g.n)], &byteOnes[max(end-g.n, 0)]
+		mLo := to[0]&^from[0] | wrap[0]
+		mHi := to[1]&^from[1] | wrap[1]
 		// A byte b < 128 holds at least capacity c ≤ 128 exactly when
 		// b + 128 - c sets its top bit (g.fullAdd is 0 when no pit can fill).
 		const top = 0x8080808080808080
 		if (((lo+g.fullAdd)&top)>>7&mLo | ((hi+g.fullAdd)&top)>>7&mHi) == 0 {
-			bLo, bHi := byteOnes(o)
-			lo &^= (aLo &^ bLo) * 0xff // empty the origin
-			hi &^= (aHi &^ bHi) * 0xff
+			at := &byteOnes[o]
+			lo &^= (from[0] &^ at[0]) * 0xff // empty the origin
+			hi &^= (from[1] &^ at[1]) * 0xff
 			binary.LittleEndian.PutUint64(pits[0:8], lo+mLo)
 			binary.LittleEndian.PutUint64(pits[8:16], hi+mHi)
 			last := o + n
@@ -119,14 +115,16 @@ func sowPits(g *Game, pits *[16]uint8, o int) int {
 	return i
 }
 
-// byteOnes returns the 16-byte word, as its low and high halves, whose bytes
-// 0 … k-1 are 1 and the others 0, for k from 0 to 16.
-func byteOnes(k int) (lo, hi uint64) {
-	const ones = 0x0101010101010101
-	lo = ones >> (64 - 8*uint(min(k, 8))) // a shift by 64 gives 0
-	hi = ones >> (64 - 8*uint(max(k-8, 0)))
-	return lo, hi
-}
+// byteOnes[k] is the 16-byte word, as its low and high halves, whose bytes
+// 0 … k-1 are 1 and the others 0.
+var byteOnes = func() (t [17][2]uint64) {
+	for k := range t {
+		for i := range k {
+			t[k][i/8] |= 1 << (8 * (i % 8))
+		}
+	}
+	return t
+}()
 
 // capture applies the capture rule for a move by mover whose last seed fell
 // in pit last, and reports whether seeds were captured.
