@@ -84,7 +84,7 @@ func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse
 		if sims > 0 {
 			n = min(n, sims-done)
 		}
-		done += t.gather(n, ev, &t.cur)
+		done += t.gather(n, ev, &t.cur, false)
 		t.flush(ev)
 	}
 }
@@ -102,11 +102,15 @@ func (t *tree) flush(ev BatchEvaluator) {
 // queueing new leaves in ev with virtual loss and backing up finished games
 // and table positions (tree.ended) at once. It returns the simulations done or queued, fewer than n after a
 // collision. (The lock-step search passes one s for all its trees, which
-// stays in the cache.)
-func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
+// stays in the cache.) ready tells that s holds the root already, for the
+// first descent.
+func (t *tree) gather(n int, ev BatchEvaluator, s *env.State, ready bool) int {
 	done := 0
 	for done < n {
-		*s = t.root
+		if !ready {
+			*s = t.root
+		}
+		ready = false
 		t.path = append(t.path[:0], 0)
 		idx := int32(0)
 		for t.nodes[idx].kids > 0 {

@@ -146,6 +146,22 @@ func (t *tree) selectChild(parent int32) int32 {
 		// so the compiler selects it without a branch: which child wins is
 		// not predictable.
 		b, bestKey := 0, orderKey(bestScore)
+		if p.vloss == 0 {
+			// No simulation is pending below p (a pending one marks its
+			// whole path), so no child has a virtual loss: the same
+			// scores, without reading it.
+			for i := range kids {
+				c := &kids[i]
+				sc := explore * c.prior
+				if n := c.visits; n > 0 {
+					sc = c.value/float32(n) + sc/float32(1+n)
+				}
+				if k := orderKey(sc); k > bestKey {
+					b, bestKey = i, k
+				}
+			}
+			return first + int32(b)
+		}
 		for i := range kids {
 			c := &kids[i]
 			// An unvisited child scores explore·P exactly: Q is 0 and the
