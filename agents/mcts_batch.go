@@ -43,6 +43,7 @@ type pending struct {
 	row          int32    // its row in the evaluator's batch
 	path0, path1 int32    // its path: tree.pendPath[path0:path1]
 	legal        env.Mask // the leaf's legal actions, for its expansion
+	vloss        int16    // the virtual loss its path carries: 1, or 0 in a round of one descent
 }
 
 // checkBatch validates the batching fields of cfg.
@@ -124,13 +125,19 @@ func (t *tree) gather(n int, ev BatchEvaluator, s *env.State, ready bool) int {
 		if t.nodes[idx].vloss > 0 {
 			break // a collision: this leaf waits in the batch already
 		}
-		for _, i := range t.path {
-			t.nodes[i].vloss++
+		// A round of one descent needs no virtual loss: no other descent
+		// of the round could see it.
+		var vloss int16
+		if n > 1 {
+			vloss = 1
+			for _, i := range t.path {
+				t.nodes[i].vloss++
+			}
 		}
 		p0 := int32(len(t.pendPath))
 		t.pendPath = append(t.pendPath, t.path...)
 		t.pend = append(t.pend, pending{leaf: idx, row: int32(ev.Queue(s)), path0: p0,
-			path1: int32(len(t.pendPath)), legal: s.Legal()})
+			path1: int32(len(t.pendPath)), legal: s.Legal(), vloss: vloss})
 		done++
 	}
 	return done
@@ -143,7 +150,7 @@ func (t *tree) scatter(ev BatchEvaluator) {
 	for _, p := range t.pend {
 		v := ev.Result(int(p.row), prior)
 		t.expand(p.leaf, p.legal)
-		t.backup(t.pendPath[p.path0:p.path1], v, 1)
+		t.backup(t.pendPath[p.path0:p.path1], v, p.vloss)
 	}
 	t.pend = t.pend[:0]
 	t.pendPath = t.pendPath[:0]

@@ -228,7 +228,9 @@ func (s *State) legalMask() Mask {
 // rowWord returns the 8 bytes of the board from byte off (0 to 7) on, from
 // its low and high halves.
 func rowWord(lo, hi uint64, off int) uint64 {
-	return lo>>(8*uint(off)) | hi<<(64-8*uint(off)) // a shift by 64 gives 0
+	// hi<<1<<(63-8·off) is hi<<(64-8·off), 0 at off 0; the masks tell the
+	// compiler that no shift reaches 64.
+	return lo>>(8*uint(off)&63) | hi<<1<<((63-8*uint(off))&63)
 }
 
 // nonZeroBytes returns a mask with bit i set when byte i of x is not zero.
