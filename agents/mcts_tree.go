@@ -30,10 +30,6 @@ type tree struct {
 	nodes []node
 	spare []node // the other arena, used when the tree is re-rooted
 	root  env.State
-	// cur is the position of the running simulation. It lives here rather
-	// than on the stack because the evaluator, an interface, receives a
-	// pointer to it, which would move a local to the heap every time.
-	cur   env.State
 	path  []int32
 	prior [env.MaxActions]float32
 	eval  Evaluator
@@ -44,6 +40,14 @@ type tree struct {
 	table *tablebase.Table // MCTSConfig.Table, or nil
 
 	batched // the rounds of a batched search (mcts_batch.go)
+
+	// cur is the position of the running simulation. It lives here rather
+	// than on the stack because the evaluator, an interface, receives a
+	// pointer to it, which would move a local to the heap every time. It
+	// comes last, after the fields every descent reads, which then share
+	// cache lines with the end of root (the lock-step search, which
+	// descends on a scratch position of its own, never touches it).
+	cur env.State
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
