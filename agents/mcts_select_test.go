@@ -80,8 +80,17 @@ func TestMaskedSoftmaxBits(t *testing.T) {
 		logits := make([]float32, n)
 		for a := range logits {
 			logits[a] = float32(rng.NormFloat64() * 3)
-			if rng.IntN(8) == 0 {
+			switch rng.IntN(64) {
+			case 0, 1, 2, 3, 4, 5, 6, 7:
 				logits[a] = logits[0] // ties, two maxima
+			case 8:
+				logits[a] = float32(math.NaN())
+			case 9:
+				logits[a] = float32(math.Inf(-1))
+			case 10:
+				logits[a] = float32(math.Copysign(0, -1))
+			case 11:
+				logits[a] = 0
 			}
 		}
 		legal := env.Mask(rng.IntN(1<<n-1) + 1)
@@ -114,7 +123,7 @@ func TestMaskedSoftmaxBits(t *testing.T) {
 		}
 		maskedSoftmax(got, logits, legal, temp)
 		for a := range got {
-			if math.Float32bits(got[a]) != math.Float32bits(want[a]) {
+			if math.Float32bits(got[a]) != math.Float32bits(want[a]) && !(got[a] != got[a] && want[a] != want[a]) {
 				t.Fatalf("softmax of %v over %v at temperature %g: %v, want %v", logits, legal, temp, got, want)
 			}
 		}
