@@ -68,6 +68,13 @@ func TestExpNegRoundsAsMathRound(t *testing.T) {
 		if got, want := expNeg(x), expNegByRound(x); math.Float32bits(got) != math.Float32bits(want) {
 			t.Fatalf("expNeg(%g) = %g (%#x), want %g (%#x)", x, got, math.Float32bits(got), want, math.Float32bits(want))
 		}
+		// The softmax inlines the same exponential.
+		var p [2]float32
+		maskedSoftmax(p[:], []float32{0, x}, 3, 1)
+		e := expNegByRound(x)
+		if want := e / (1 + e); math.Float32bits(p[1]) != math.Float32bits(want) {
+			t.Fatalf("softmax of (0, %g) = %v, want %g for the second", x, p, want)
+		}
 	}
 }
 
