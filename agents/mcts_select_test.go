@@ -136,3 +136,24 @@ func TestMaskedSoftmaxBits(t *testing.T) {
 		}
 	}
 }
+
+// TestSqrtCount checks the float32 square root of the PUCT exploration term
+// against the float64 one, rounded, for every count below 2^24 and a few
+// above.
+func TestSqrtCount(t *testing.T) {
+	check := func(n int32) {
+		if got, want := sqrtCount(n), float32(math.Sqrt(float64(n))); got != want {
+			t.Fatalf("sqrtCount(%d) = %g, want %g", n, got, want)
+		}
+	}
+	step := int32(1)
+	if testing.Short() {
+		step = 97
+	}
+	for n := int32(0); n < 1<<24; n += step {
+		check(n)
+	}
+	for _, n := range []int32{1<<24 - 1, 1 << 24, 1<<24 + 1, 1<<30 + 3, math.MaxInt32} {
+		check(n)
+	}
+}

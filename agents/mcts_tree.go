@@ -144,7 +144,7 @@ func (t *tree) selectChild(parent int32) int32 {
 		// Pending simulations count as visits that lost (virtual loss), so
 		// the leaves of one batch spread over the tree; vloss is 0 outside
 		// batched search, where this is plain PUCT.
-		explore := t.c * float32(math.Sqrt(float64(p.visits+int32(p.vloss))))
+		explore := t.c * sqrtCount(p.visits+int32(p.vloss))
 		kids := t.nodes[first:end]
 		// The running maximum is kept as an ordered integer key (orderKey),
 		// so the compiler selects it without a branch: which child wins is
@@ -206,6 +206,18 @@ func orderKey(x float32) int32 {
 		k = math.MinInt32
 	}
 	return k
+}
+
+// sqrtCount returns float32(√n) for a count n ≥ 0. Below 2^24, float32(n)
+// is exact and the float32 square root (one instruction, shorter than the
+// float64 one and its conversions) is the float64 root rounded to float32:
+// rounding a square root to 53 bits and then to 24 gives the same float32
+// as rounding it once (53 ≥ 2·24 + 2).
+func sqrtCount(n int32) float32 {
+	if n < 1<<24 {
+		return float32(math.Sqrt(float64(float32(n))))
+	}
+	return float32(math.Sqrt(float64(n)))
 }
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
