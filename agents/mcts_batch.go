@@ -41,7 +41,7 @@ type batched struct {
 type pending struct {
 	leaf         int32    // the leaf's node
 	row          int32    // its row in the evaluator's batch
-	path0, path1 int32    // its path: tree.pendPath[path0:path1]
+	path0, path1 int32    // its path: tree.pendPath[path0:path1], or tree.path if path0 < 0
 	legal        env.Mask // the leaf's legal actions, for its expansion
 	vloss        int16    // the virtual loss its path carries: 1, or 0 in a round of one descent
 }
@@ -125,19 +125,20 @@ func (t *tree) gather(n int, ev BatchEvaluator, s *env.State, ready bool) int {
 		if t.nodes[idx].vloss > 0 {
 			break // a collision: this leaf waits in the batch already
 		}
-		// A round of one descent needs no virtual loss: no other descent
-		// of the round could see it.
-		var vloss int16
+		// A round of one descent needs no virtual loss, no other descent of
+		// the round could see it, and no copy of its path: t.path keeps it
+		// until the scatter (path0 < 0 says so).
+		p := pending{leaf: idx, row: int32(ev.Queue(s)), path0: -1, legal: s.Legal()}
 		if n > 1 {
-			vloss = 1
+			p.vloss = 1
 			for _, i := range t.path {
 				t.nodes[i].vloss++
 			}
+			p.path0 = int32(len(t.pendPath))
+			t.pendPath = append(t.pendPath, t.path...)
+			p.path1 = int32(len(t.pendPath))
 		}
-		p0 := int32(len(t.pendPath))
-		t.pendPath = append(t.pendPath, t.path...)
-		t.pend = append(t.pend, pending{leaf: idx, row: int32(ev.Queue(s)), path0: p0,
-			path1: int32(len(t.pendPath)), legal: s.Legal(), vloss: vloss})
+		t.pend = append(t.pend, p)
 		done++
 	}
 	return done
@@ -150,7 +151,11 @@ func (t *tree) scatter(ev BatchEvaluator) {
 	for _, p := range t.pend {
 		v := ev.Result(int(p.row), prior)
 		t.expand(p.leaf, p.legal)
-		t.backup(t.pendPath[p.path0:p.path1], v, p.vloss)
+		path := t.path
+		if p.path0 >= 0 {
+			path = t.pendPath[p.path0:p.path1]
+		}
+		t.backup(path, v, p.vloss)
 	}
 	t.pend = t.pend[:0]
 	t.pendPath = t.pendPath[:0]
