@@ -23,7 +23,8 @@ import (
 // sums, so it leaves no rounding residue.
 //
 // With one leaf per round this is exactly the unbatched PUCT search: the
-// same descents, the same expansions, the same generator draws.
+// same descents, the same expansions, the same generator draws. A round of
+// one descent marks no virtual loss (no other descent could see it).
 
 // maxBatch bounds MCTSConfig.Batch: node.vloss is an int16 and the root
 // carries the virtual loss of every leaf of a round.
