@@ -271,12 +271,19 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 	for {
 		active := false
 		for i, t := range l.trees[:len(jobs)] {
+			more := l.left[i] > 0
+			if more {
+				// The first descent's copy of the root goes first: its cache
+				// misses then overlap those of the scatter instead of
+				// following them (the scatter leaves the root alone).
+				l.scratch = t.root
+			}
 			if len(t.pend) > 0 {
 				t.scatter(l.eval)
 			}
 			l.addNoise(i)
-			if l.left[i] > 0 {
-				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval, &l.scratch)
+			if more {
+				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval, &l.scratch, true)
 				l.left[i] -= n
 				l.stats.Sims += int64(n)
 				active = true

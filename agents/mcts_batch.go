@@ -23,7 +23,8 @@ import (
 // sums, so it leaves no rounding residue.
 //
 // With one leaf per round this is exactly the unbatched PUCT search: the
-// same descents, the same expansions, the same generator draws.
+// same descents, the same expansions, the same generator draws. A round of
+// one descent marks no virtual loss (no other descent could see it).
 
 // maxBatch bounds MCTSConfig.Batch: node.vloss is an int16 and the root
 // carries the virtual loss of every leaf of a round.
@@ -41,8 +42,9 @@ type batched struct {
 type pending struct {
 	leaf         int32    // the leaf's node
 	row          int32    // its row in the evaluator's batch
-	path0, path1 int32    // its path: tree.pendPath[path0:path1]
+	path0, path1 int32    // its path: tree.pendPath[path0:path1], or tree.path if path0 < 0
 	legal        env.Mask // the leaf's legal actions, for its expansion
+	vloss        int16    // the virtual loss its path carries: 1, or 0 in a round of one descent
 }
 
 // checkBatch validates the batching fields of cfg.
@@ -84,7 +86,7 @@ func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse
 		if sims > 0 {
 			n = min(n, sims-done)
 		}
-		done += t.gather(n, ev, &t.cur)
+		done += t.gather(n, ev, &t.cur, false)
 		t.flush(ev)
 	}
 }
@@ -102,11 +104,15 @@ func (t *tree) flush(ev BatchEvaluator) {
 // queueing new leaves in ev with virtual loss and backing up finished games
 // and table positions (tree.ended) at once. It returns the simulations done or queued, fewer than n after a
 // collision. (The lock-step search passes one s for all its trees, which
-// stays in the cache.)
-func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
+// stays in the cache.) ready tells that s holds the root already, for the
+// first descent.
+func (t *tree) gather(n int, ev BatchEvaluator, s *env.State, ready bool) int {
 	done := 0
 	for done < n {
-		*s = t.root
+		if !ready {
+			*s = t.root
+		}
+		ready = false
 		t.path = append(t.path[:0], 0)
 		idx := int32(0)
 		for t.nodes[idx].kids > 0 {
@@ -120,13 +126,20 @@ func (t *tree) gather(n int, ev BatchEvaluator, s *env.State) int {
 		if t.nodes[idx].vloss > 0 {
 			break // a collision: this leaf waits in the batch already
 		}
-		for _, i := range t.path {
-			t.nodes[i].vloss++
+		// A round of one descent needs no virtual loss, no other descent of
+		// the round could see it, and no copy of its path: t.path keeps it
+		// until the scatter (path0 < 0 says so).
+		p := pending{leaf: idx, row: int32(ev.Queue(s)), path0: -1, legal: s.Legal()}
+		if n > 1 {
+			p.vloss = 1
+			for _, i := range t.path {
+				t.nodes[i].vloss++
+			}
+			p.path0 = int32(len(t.pendPath))
+			t.pendPath = append(t.pendPath, t.path...)
+			p.path1 = int32(len(t.pendPath))
 		}
-		p0 := int32(len(t.pendPath))
-		t.pendPath = append(t.pendPath, t.path...)
-		t.pend = append(t.pend, pending{leaf: idx, row: int32(ev.Queue(s)), path0: p0,
-			path1: int32(len(t.pendPath)), legal: s.Legal()})
+		t.pend = append(t.pend, p)
 		done++
 	}
 	return done
@@ -139,7 +152,11 @@ func (t *tree) scatter(ev BatchEvaluator) {
 	for _, p := range t.pend {
 		v := ev.Result(int(p.row), prior)
 		t.expand(p.leaf, p.legal)
-		t.backup(t.pendPath[p.path0:p.path1], v, 1)
+		path := t.path
+		if p.path0 >= 0 {
+			path = t.pendPath[p.path0:p.path1]
+		}
+		t.backup(path, v, p.vloss)
 	}
 	t.pend = t.pend[:0]
 	t.pendPath = t.pendPath[:0]

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
@@ -29,10 +30,6 @@ type tree struct {
 	nodes []node
 	spare []node // the other arena, used when the tree is re-rooted
 	root  env.State
-	// cur is the position of the running simulation. It lives here rather
-	// than on the stack because the evaluator, an interface, receives a
-	// pointer to it, which would move a local to the heap every time.
-	cur   env.State
 	path  []int32
 	prior [env.MaxActions]float32
 	eval  Evaluator
@@ -43,6 +40,14 @@ type tree struct {
 	table *tablebase.Table // MCTSConfig.Table, or nil
 
 	batched // the rounds of a batched search (mcts_batch.go)
+
+	// cur is the position of the running simulation. It lives here rather
+	// than on the stack because the evaluator, an interface, receives a
+	// pointer to it, which would move a local to the heap every time. It
+	// comes last, after the fields every descent reads, which then share
+	// cache lines with the end of root (the lock-step search, which
+	// descends on a scratch position of its own, never touches it).
+	cur env.State
 }
 
 func newTree(cfg *MCTSConfig, seed uint64) *tree {
@@ -139,19 +144,41 @@ func (t *tree) selectChild(parent int32) int32 {
 		// Pending simulations count as visits that lost (virtual loss), so
 		// the leaves of one batch spread over the tree; vloss is 0 outside
 		// batched search, where this is plain PUCT.
-		explore := t.c * float32(math.Sqrt(float64(p.visits+int32(p.vloss))))
-		for i := first; i < end; i++ {
-			c := &t.nodes[i]
-			n := c.visits + int32(c.vloss)
-			var q float32
-			if n > 0 {
-				q = (c.value - float32(c.vloss)) / float32(n)
+		explore := t.c * sqrtCount(p.visits+int32(p.vloss))
+		kids := t.nodes[first:end]
+		// The running maximum is kept as an ordered integer key (orderKey),
+		// so the compiler selects it without a branch: which child wins is
+		// not predictable.
+		b, bestKey := 0, orderKey(bestScore)
+		if p.vloss == 0 {
+			// No simulation is pending below p (a pending one marks its
+			// whole path), so no child has a virtual loss: the same
+			// scores, without reading it.
+			for i := range kids {
+				c := &kids[i]
+				sc := explore * c.prior
+				if n := c.visits; n > 0 {
+					sc = c.value/float32(n) + sc/float32(1+n)
+				}
+				if k := orderKey(sc); k > bestKey {
+					b, bestKey = i, k
+				}
 			}
-			if sc := q + explore*c.prior/float32(1+n); sc > bestScore {
-				best, bestScore = i, sc
+			return first + int32(b)
+		}
+		for i := range kids {
+			c := &kids[i]
+			// An unvisited child scores explore·P exactly: Q is 0 and the
+			// division is by 1, so both divisions are skipped.
+			sc := explore * c.prior
+			if n := c.visits + int32(c.vloss); n > 0 {
+				sc = (c.value-float32(c.vloss))/float32(n) + sc/float32(1+n)
+			}
+			if k := orderKey(sc); k > bestKey {
+				b, bestKey = i, k
 			}
 		}
-		return best
+		return first + int32(b)
 	}
 	logN := float32(math.Log(float64(p.visits)))
 	for i := first; i < end; i++ {
@@ -168,6 +195,31 @@ func (t *tree) selectChild(parent int32) int32 {
 	return best
 }
 
+// orderKey maps a score to an integer that orders as the scores do under >,
+// and a NaN, which never wins a comparison, to the lowest integer. Scores
+// are never -0 (values start at +0 and priors are not negative), the one
+// float the key tells apart from an equal one.
+func orderKey(x float32) int32 {
+	k := int32(math.Float32bits(x))
+	k ^= int32(uint32(k>>31) >> 1) // negative floats order backwards
+	if x != x {
+		k = math.MinInt32
+	}
+	return k
+}
+
+// sqrtCount returns float32(√n) for a count n ≥ 0. Below 2^24, float32(n)
+// is exact and the float32 square root (one instruction, shorter than the
+// float64 one and its conversions) is the float64 root rounded to float32:
+// rounding a square root to 53 bits and then to 24 gives the same float32
+// as rounding it once (53 ≥ 2·24 + 2).
+func sqrtCount(n int32) float32 {
+	if n < 1<<24 {
+		return float32(math.Sqrt(float64(float32(n))))
+	}
+	return float32(math.Sqrt(float64(n)))
+}
+
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // expand gives node idx one child per legal action, in random order, with
@@ -176,7 +228,7 @@ func (t *tree) expand(idx int32, legal env.Mask) {
 	var acts [env.MaxActions]int8
 	n := 0
 	for m := legal; m != 0; m &= m - 1 {
-		acts[n] = int8(m.Nth(0))
+		acts[n] = int8(bits.TrailingZeros8(uint8(m)))
 		n++
 	}
 	for i := n - 1; i > 0; i-- { // Fisher–Yates

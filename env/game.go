@@ -15,6 +15,11 @@ type Game struct {
 	majority bool   // end as soon as a store holds more than T/2
 	maxPlies int
 	rowBytes uint64 // the low P bytes set: one row read as a word
+	// sowWords: no pit can hold 128 seeds, so sowing may add to the board
+	// as words (sowPits); fullAdd is 128 - capacity in every byte, or 0
+	// when no pit can reach the capacity.
+	sowWords bool
+	fullAdd  uint64
 	// majorityAt is the store that ends the game under EndOnMajority: T/2+1.
 	majorityAt int
 	start      State
@@ -41,6 +46,10 @@ func NewGame(r Rules) (*Game, error) {
 	g.rules.Chain = append([]int(nil), r.Chain...)
 	if r.Capacity > 0 {
 		g.capacity = uint8(r.Capacity)
+	}
+	g.sowWords = g.total < 128
+	if int(g.capacity) <= g.total {
+		g.fullAdd = 0x0101010101010101 * uint64(128-int(g.capacity))
 	}
 	for _, c := range r.Trigger {
 		g.trigger |= 1 << uint(c)

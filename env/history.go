@@ -38,14 +38,16 @@ type history struct {
 
 // posKey is a repetition key: the 16 pit bytes with the player to move
 // folded into the top bit. Within one run without a capture the stores are
-// fixed, so the key tells positions apart exactly.
-type posKey [2]uint64
+// fixed, so the key tells positions apart exactly. It is a struct, not an
+// array, so the compiler keeps it in registers (a [2]uint64 goes through the
+// stack, where its 16-byte reload waits on the two 8-byte stores).
+type posKey struct{ lo, hi uint64 }
 
 // bloomBits returns the filter word of k and the three bits it sets there.
 // All of a key's bits share one word (a blocked Bloom filter), so a test is
 // one load and one compare.
 func bloomBits(k posKey) (word int, bits uint64) {
-	h := (k[0] ^ k[1]*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
+	h := (k.lo ^ k.hi*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
 	h ^= h >> 31
 	return int(h >> 59), 1<<(h&63) | 1<<(h>>6&63) | 1<<(h>>12&63)
 }

@@ -67,21 +67,40 @@ func (s *State) Play(a int) {
 func (s *State) sow(o int) int { return sowPits(s.g, &s.pits, o) }
 
 // sowPits is sow on a bare board; the repetition check replays with it.
+//
+// Without a lap and without a full pit on the way (the common case), every
+// pit after the origin gets one seed: the board is then updated as two
+// words, one add each, and stored as two words, so the word loads that
+// follow (the repetition key, the legal actions) read them straight from
+// the store buffer instead of waiting for byte stores to drain.
 func sowPits(g *Game, pits *[16]uint8, o int) int {
-	n := pits[o]
+	n := int(pits[o])
+	if n < g.n && g.sowWords {
+		lo := binary.LittleEndian.Uint64(pits[0:8])
+		hi := binary.LittleEndian.Uint64(pits[8:16])
+		// The targets o+1 … o+n, wrapping past the last pit.
+		end := o + n + 1
+		from, to, wrap := &byteOnes[o+1], &byteOnes[min(end, g.n)], &byteOnes[max(end-g.n, 0)]
+		mLo := to[0]&^from[0] | wrap[0]
+		mHi := to[1]&^from[1] | wrap[1]
+		// A byte b < 128 holds at least capacity c ≤ 128 exactly when
+		// b + 128 - c sets its top bit (g.fullAdd is 0 when no pit can fill).
+		const top = 0x8080808080808080
+		if (((lo+g.fullAdd)&top)>>7&mLo | ((hi+g.fullAdd)&top)>>7&mHi) == 0 {
+			at := &byteOnes[o]
+			lo &^= (from[0] &^ at[0]) * 0xff // empty the origin
+			hi &^= (from[1] &^ at[1]) * 0xff
+			binary.LittleEndian.PutUint64(pits[0:8], lo+mLo)
+			binary.LittleEndian.PutUint64(pits[8:16], hi+mHi)
+			last := o + n
+			if last >= g.n {
+				last -= g.n
+			}
+			return last
+		}
+	}
 	pits[o] = 0
 	i := o
-	if int(n) < g.n && g.capacity == 255 {
-		// Fast path: no lap and no capacity, so no pit is skipped.
-		for ; n > 0; n-- {
-			i++
-			if i == g.n {
-				i = 0
-			}
-			pits[i]++
-		}
-		return i
-	}
 	for n > 0 {
 		i++
 		if i == g.n {
@@ -95,6 +114,17 @@ func sowPits(g *Game, pits *[16]uint8, o int) int {
 	}
 	return i
 }
+
+// byteOnes[k] is the 16-byte word, as its low and high halves, whose bytes
+// 0 … k-1 are 1 and the others 0.
+var byteOnes = func() (t [17][2]uint64) {
+	for k := range t {
+		for i := range k {
+			t[k][i/8] |= 1 << (8 * (i % 8))
+		}
+	}
+	return t
+}()
 
 // capture applies the capture rule for a move by mover whose last seed fell
 // in pit last, and reports whether seeds were captured.
@@ -172,10 +202,13 @@ func (s *State) legalMask() Mask {
 	g := s.g
 	own := int(s.toMove) * g.p
 	opp := g.p - own // first pit of the opponent's row
-	// Each row is read as one word: P ≤ 7 bytes, and pits has 16 bytes, so
-	// the load at P stays inside the array.
-	if binary.LittleEndian.Uint64(s.pits[opp:])&g.rowBytes != 0 {
-		return nonZeroBytes(binary.LittleEndian.Uint64(s.pits[own:]) & g.rowBytes)
+	// Each row is read as one word (P ≤ 7 bytes), cut from the board's two
+	// aligned halves: the sowing stored them as such, so the loads take
+	// them from the store buffer (a load across the two stores would wait).
+	lo := binary.LittleEndian.Uint64(s.pits[0:8])
+	hi := binary.LittleEndian.Uint64(s.pits[8:16])
+	if rowWord(lo, hi, opp)&g.rowBytes != 0 {
+		return nonZeroBytes(rowWord(lo, hi, own) & g.rowBytes)
 	}
 	// Feeding: the move must sow at least one seed into the empty row. The
 	// seeds first fill the own pits after the origin that are not full.
@@ -190,6 +223,14 @@ func (s *State) legalMask() Mask {
 		}
 	}
 	return m
+}
+
+// rowWord returns the 8 bytes of the board from byte off (0 to 7) on, from
+// its low and high halves.
+func rowWord(lo, hi uint64, off int) uint64 {
+	// hi<<1<<(63-8·off) is hi<<(64-8·off), 0 at off 0; the masks tell the
+	// compiler that no shift reaches 64.
+	return lo>>(8*uint(off)&63) | hi<<1<<((63-8*uint(off))&63)
 }
 
 // nonZeroBytes returns a mask with bit i set when byte i of x is not zero.

@@ -85,7 +85,7 @@ func (s *State) key() posKey {
 // last capture is not part of it.
 func (s *State) Hash() uint64 {
 	k := s.key()
-	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]
+	h := k.lo*0x9E3779B97F4A7C15 ^ k.hi
 	h ^= uint64(s.stores[0])<<40 | uint64(s.stores[1])<<48
 	h ^= h >> 31
 	h *= 0xBF58476D1CE4E5B9
