@@ -22,7 +22,11 @@ go build -tags "${GO_TAGS:-}" -o "$out/urim" ./cmd/urim
 for i in $(seq "$alternations"); do
   echo "round $i of $alternations: Go" >&2
   "$out/urim" bench nn --quiet --json "$@" >"$out/go$i.json"
-  echo "round $i of $alternations: PyTorch" >&2
-  "$py" scripts/torch_bench.py measure --out "$out/torch$i.json"
+  # One process per thread count, its OpenMP pool sized by OMP_NUM_THREADS: in one process the pool of the
+  # two-thread cases stays up and spins, so the "one-thread" cases ran on two cores' worth of CPU.
+  for t in 1 2; do
+    echo "round $i of $alternations: PyTorch, $t thread(s)" >&2
+    OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t "$py" scripts/torch_bench.py measure --threads "$t" --out "$out/torch$i-$t.json"
+  done
 done
 "$py" scripts/torch_bench.py ratios --go "$out"/go*.json --torch "$out"/torch*.json
