@@ -7,6 +7,7 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/tablebase"
+	"github.com/urim-rl/urim/tablebase/tbtest"
 )
 
 // TestTableRulesMismatch: an agent with a table for other rules refuses a
@@ -14,7 +15,7 @@ import (
 // (tb), scores positions (alphabeta) or values leaves (mcts), rather than
 // playing on without it.
 func TestTableRulesMismatch(t *testing.T) {
-	path, _ := tableFile(t, env.Urim, 2)
+	path, _ := tbtest.File(t, env.Urim, 2)
 	s := env.MustGame(env.Urim4).Start()
 	for _, spec := range []string{"alphabeta:depth=2,tb=" + path, "mcts:sims=20,tb=" + path, "mcts:sims=20,threads=2,tb=" + path, "tb:file=" + path + ",fallback=random"} {
 		a, err := agents.New(spec, 1)

@@ -1,7 +1,6 @@
 package agents_test
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
@@ -11,21 +10,8 @@ import (
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
+	"github.com/urim-rl/urim/tablebase/tbtest"
 )
-
-// tableFile builds a small table for rules r into a temporary file.
-func tableFile(t *testing.T, r env.Rules, k int) (string, *tablebase.Table) {
-	t.Helper()
-	tb, _, err := tablebase.Build(context.Background(), r, k, tablebase.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), r.Name+".tb")
-	if err := tb.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	return path, tb
-}
 
 // finish plays s to the end with players[mover] and returns the seeds,
 // of those on the board at the start, that the player to move at the start
@@ -56,7 +42,7 @@ func TestTBAgentKeepsValue(t *testing.T) {
 	if testing.Short() {
 		k, games = 6, 100
 	}
-	path, tb := tableFile(t, env.Urim, k)
+	path, tb := tbtest.File(t, env.Urim, k)
 	g := env.MustGame(env.Urim)
 	spec := "tb:file=" + path + ",fallback=random"
 	a, err := agents.New(spec, 1)
@@ -92,7 +78,7 @@ func TestTBAgentKeepsValue(t *testing.T) {
 // TestTableHooks checks that alphabeta and mcts accept tb= and play legal
 // moves, and that tb= and the tb agent refuse a missing file.
 func TestTableHooks(t *testing.T) {
-	path, _ := tableFile(t, env.Urim, 4)
+	path, _ := tbtest.File(t, env.Urim, 4)
 	g := env.MustGame(env.Urim)
 	s, err := g.ParsePosition("0,0,1,0,0,2/0,0,3,0,0,0 14-16 S 50")
 	if err != nil {
@@ -167,7 +153,7 @@ func tablePositions(t *testing.T, tb *tablebase.Table, g *env.Game, n int) []env
 // positions, a move that keeps the best result its reward (match points)
 // can tell, by the table; without the table it does not always.
 func TestAZTable(t *testing.T) {
-	path, tb := tableFile(t, env.Urim, 6)
+	path, tb := tbtest.File(t, env.Urim, 6)
 	g := env.MustGame(env.Urim)
 	_, ckpt := flatNet(t, env.Urim)
 	with, err := agents.New("az:ckpt="+ckpt+",sims=300,tb="+path, 1)
@@ -204,7 +190,7 @@ func TestAZTable(t *testing.T) {
 	if _, err := agents.New("az:ckpt="+ckpt+",tb=/nonexistent.tb", 1); err == nil {
 		t.Error("az with a missing table: no error")
 	}
-	other, _ := tableFile(t, env.Urim4, 3)
+	other, _ := tbtest.File(t, env.Urim4, 3)
 	if _, err := agents.New("az:ckpt="+ckpt+",tb="+other, 1); !errors.Is(err, tablebase.ErrMismatch) {
 		t.Errorf("az with a table of other rules: %v, want a rules mismatch", err)
 	}
@@ -214,7 +200,7 @@ func TestAZTable(t *testing.T) {
 // the root ends in the table and is backed up at once, so batched search
 // (and the lock-step search) give the visits of the unbatched search.
 func TestTableBatchedSameAsUnbatched(t *testing.T) {
-	_, tb := tableFile(t, env.Urim, 6)
+	_, tb := tbtest.File(t, env.Urim, 6)
 	g := env.MustGame(env.Urim)
 	net, _ := flatNet(t, env.Urim)
 	search := func(batch int) *agents.AZ {
@@ -253,7 +239,7 @@ func TestTableSearchAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's instrumentation allocates")
 	}
-	_, tb := tableFile(t, env.Urim, 6)
+	_, tb := tbtest.File(t, env.Urim, 6)
 	net, _ := flatNet(t, env.Urim)
 	g := env.MustGame(env.Urim)
 	for _, batch := range []int{1, 8} {

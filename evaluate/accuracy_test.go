@@ -3,26 +3,18 @@ package evaluate_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
-	"github.com/urim-rl/urim/tablebase"
+	"github.com/urim-rl/urim/tablebase/tbtest"
 )
 
 // TestAccuracy scores the table's own agent (perfect: every move keeps the
 // value) and random (which must lose something) on both sources.
 func TestAccuracy(t *testing.T) {
-	tb, _, err := tablebase.Build(context.Background(), env.Urim, 6, tablebase.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "urim6.tb")
-	if err := tb.Save(path); err != nil {
-		t.Fatal(err)
-	}
+	path, tb := tbtest.File(t, env.Urim, 6)
 	n := 200
 	if testing.Short() {
 		n = 50

@@ -7,27 +7,13 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/tablebase"
+	"github.com/urim-rl/urim/tablebase/tbtest"
 )
-
-// evalTable builds a table of K seeds for rules r into a temporary file.
-func evalTable(t *testing.T, r env.Rules, k int) string {
-	t.Helper()
-	tb, _, err := tablebase.Build(context.Background(), r, k, tablebase.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), r.Name+".tb")
-	if err := tb.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // With evaluation.tablebase every evaluated iteration gets the tb_* columns:
 // a share in [0, 1] inside its interval and a non-negative loss inside its.
 func TestTablebaseAccuracyColumns(t *testing.T) {
-	path := evalTable(t, env.Urim4, 6)
+	path := tbFile(t, env.Urim4, 6)
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := tinyConfig(t, dir, "max_plies=0", "evaluation.every=1", "evaluation.tablebase="+path, "evaluation.tablebase_positions=40")
 	if _, err := Run(context.Background(), cfg, Options{}); err != nil {
@@ -55,7 +41,7 @@ func TestTablebaseAccuracyColumns(t *testing.T) {
 // A table for other rules, a missing file and a table without evaluations
 // are config errors naming the key.
 func TestTablebaseConfigErrors(t *testing.T) {
-	other := evalTable(t, env.Urim, 2)
+	other := tbFile(t, env.Urim, 2)
 	for _, sets := range [][]string{
 		{"max_plies=0", "evaluation.tablebase=" + other},
 		{"max_plies=0", "evaluation.tablebase=" + filepath.Join(t.TempDir(), "missing.tb")},
@@ -69,4 +55,11 @@ func TestTablebaseConfigErrors(t *testing.T) {
 			t.Errorf("%v: %v, want an error naming evaluation.tablebase", sets, err)
 		}
 	}
+}
+
+// tbFile is tbtest.File without the table.
+func tbFile(t *testing.T, r env.Rules, k int) string {
+	t.Helper()
+	path, _ := tbtest.File(t, r, k)
+	return path
 }

@@ -27,19 +27,7 @@ type PackedB struct {
 // Pack packs the k×n matrix b (row stride ldb) for the back-end in use,
 // reusing p's storage: it allocates only when p's storage is short. It
 // panics on negative sizes, a stride shorter than n or b too short.
-func (p *PackedB) Pack(k, n int, b []float32, ldb int) {
-	if k < 0 || n < 0 {
-		panic(fmt.Sprintf("kernels: PackedB.Pack with negative size k=%d n=%d", k, n))
-	}
-	checkMatrix("B", k, n, b, ldb)
-	p.k, p.n, p.src, p.ldb, p.trans, p.backend = k, n, b, ldb, false, ""
-	if cur.pack == nil || k == 0 || n == 0 {
-		return
-	}
-	if d := cur.pack(p.data[:0], b, ldb, k, n); d != nil {
-		p.data, p.backend = d, cur.name
-	}
-}
+func (p *PackedB) Pack(k, n int, b []float32, ldb int) { p.pack("Pack", k, n, b, ldb, false) }
 
 // PackTransposed packs B = bᵀ, the transpose of the n×k matrix b (row
 // stride ldb), as Pack packs a B stored k×n: the products on p then give,
@@ -47,15 +35,26 @@ func (p *PackedB) Pack(k, n int, b []float32, ldb int) {
 // dY·Wᵀ of a layer, say, with W packed once per step). It panics as Pack
 // does.
 func (p *PackedB) PackTransposed(k, n int, b []float32, ldb int) {
+	p.pack("PackTransposed", k, n, b, ldb, true)
+}
+
+// pack implements Pack and PackTransposed (trans: b holds Bᵀ, n×k).
+func (p *PackedB) pack(what string, k, n int, b []float32, ldb int, trans bool) {
 	if k < 0 || n < 0 {
-		panic(fmt.Sprintf("kernels: PackedB.PackTransposed with negative size k=%d n=%d", k, n))
+		panic(fmt.Sprintf("kernels: PackedB.%s with negative size k=%d n=%d", what, k, n))
 	}
-	checkMatrix("B", n, k, b, ldb)
-	p.k, p.n, p.src, p.ldb, p.trans, p.backend = k, n, b, ldb, true, ""
-	if cur.packT == nil || k == 0 || n == 0 {
+	pack := cur.pack
+	if trans {
+		checkMatrix("B", n, k, b, ldb)
+		pack = cur.packT
+	} else {
+		checkMatrix("B", k, n, b, ldb)
+	}
+	p.k, p.n, p.src, p.ldb, p.trans, p.backend = k, n, b, ldb, trans, ""
+	if pack == nil || k == 0 || n == 0 {
 		return
 	}
-	if d := cur.packT(p.data[:0], b, ldb, k, n); d != nil {
+	if d := pack(p.data[:0], b, ldb, k, n); d != nil {
 		p.data, p.backend = d, cur.name
 	}
 }
