@@ -343,19 +343,6 @@ func TestLockstepChecksTheGame(t *testing.T) {
 	l.Search([]LockstepJob{{State: &other, Sims: 8}}, out)
 }
 
-// TestExpNeg: the softmax's exponential agrees with math.Exp.
-func TestExpNeg(t *testing.T) {
-	if expNeg(0) != 1 || expNeg(-100) != 0 || !math.IsNaN(float64(expNeg(float32(math.NaN())))) {
-		t.Fatalf("expNeg(0, -100, NaN) = %g, %g, %g", expNeg(0), expNeg(-100), expNeg(float32(math.NaN())))
-	}
-	for x := float32(-87); x <= 0; x += 0.0137 {
-		want := math.Exp(float64(x))
-		if got := float64(expNeg(x)); math.Abs(got-want) > 3e-7*want {
-			t.Fatalf("expNeg(%g) = %g, want %g", x, got, want)
-		}
-	}
-}
-
 // TestLockstepPlayChecksStarts: a finished start or one of other rules is
 // an error, not a panic.
 func TestLockstepPlayChecksStarts(t *testing.T) {

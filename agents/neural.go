@@ -181,7 +181,7 @@ func (n *Neural) Act(s *env.State) (int, error) {
 	}
 	if n.temp > 0 {
 		p := n.prior[:e.actions]
-		maskedSoftmax(p, logits, legal, n.temp)
+		nn.MaskedSoftmax(p, logits, legal, n.temp)
 		x := float32(n.rng.next()>>40) / (1 << 24)
 		for m := legal; m != 0; m &= m - 1 {
 			a := m.Nth(0)

@@ -19,32 +19,9 @@ func policyOf(net *nn.Net, b *Batch) []float32 {
 	pred := net.NewPredictor(rows)
 	logits, _ := pred.Predict(b.Obs, rows)
 	for i := 0; i < rows; i++ {
-		maskedSoftmax(out[i*actions:(i+1)*actions], logits[i*actions:(i+1)*actions], b.Mask[i])
+		nn.MaskedSoftmax(out[i*actions:(i+1)*actions], logits[i*actions:(i+1)*actions], b.Mask[i], 1)
 	}
 	return out
-}
-
-// maskedSoftmax writes the softmax of the legal logits into p (0 for the
-// illegal actions).
-func maskedSoftmax(p, logits []float32, legal env.Mask) {
-	hi := float32(math.Inf(-1))
-	for a := range logits {
-		if legal.Has(a) && logits[a] > hi {
-			hi = logits[a]
-		}
-	}
-	var sum float64
-	for a := range logits {
-		p[a] = 0
-		if legal.Has(a) {
-			e := math.Exp(float64(logits[a] - hi))
-			p[a] = float32(e)
-			sum += e
-		}
-	}
-	for a := range p {
-		p[a] = float32(float64(p[a]) / sum)
-	}
 }
 
 // entropyKL returns the mean entropy of the policy after and the mean

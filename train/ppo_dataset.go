@@ -5,6 +5,7 @@ import (
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 )
 
 // PPO specs recorded as a game's agents (dataset.Record.Agents): the
@@ -105,7 +106,7 @@ func (p *ppoLog) moves(s *ppoState, base int, logits, values []float32) {
 			p.log.skip(p.key[i], st, act)
 			continue
 		}
-		maskedSoftmax(p.search.Policy[:a], logits[i*a:(i+1)*a], st.Legal())
+		nn.MaskedSoftmax(p.search.Policy[:a], logits[i*a:(i+1)*a], st.Legal(), 1)
 		p.search.Value = values[i]
 		p.log.add(p.key[i], st, act, &p.search)
 	}
