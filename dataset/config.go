@@ -69,9 +69,10 @@ func (c *Config) Validate() error {
 	}
 	// With good rules, an agent's network must be for them
 	// (agents.ValidateFor); bad rules are reported below.
+	rules, rulesErr := c.LoadRules()
 	validate := agents.Validate
-	if r, err := c.LoadRules(); err == nil {
-		if g, err := env.NewGame(r); err == nil {
+	if rulesErr == nil {
+		if g, err := env.NewGame(rules); err == nil {
 			validate = func(spec string) error { return agents.ValidateFor(spec, g) }
 		}
 	}
@@ -104,8 +105,8 @@ func (c *Config) Validate() error {
 	if c.Openings < 0 || c.Openings > maxSelfPlayOpenings {
 		return cfgErr("openings", "%d is out of range (0 to %d)", c.Openings, maxSelfPlayOpenings)
 	}
-	if _, err := c.LoadRules(); err != nil {
-		return &config.Error{Key: "rules", Err: err}
+	if rulesErr != nil {
+		return &config.Error{Key: "rules", Err: rulesErr}
 	}
 	return nil
 }

@@ -80,9 +80,10 @@ func (c *Config) Validate() error {
 			return bad("algorithm", "%q is reserved but not implemented yet (implemented: %s)", r, strings.Join(algorithms, ", "))
 		}
 	}
+	game, rulesErr := c.checkRules()
 	checks := []error{
 		oneOf("algorithm", c.Algorithm, algorithms),
-		c.checkRules(),
+		rulesErr,
 		intRange("max_plies", c.MaxPlies, 0, 100000),
 		oneOf("reward", c.Reward, rewards),
 		oneOf("encoding", c.Encoding, encodings),
@@ -116,7 +117,7 @@ func (c *Config) Validate() error {
 		floatRange("optimizer.grad_clip", c.Optimizer.GradClip, 0, 1e6, false, false),
 		floatRange("optimizer.value_weight", c.Optimizer.ValueWeight, 0, 100, false, false),
 		floatRange("optimizer.samples_per_position", c.Optimizer.SamplesPerPosition, 0, 1000, true, false),
-		c.checkEvaluation(),
+		c.checkEvaluation(game),
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
 		c.checkDataset(),
@@ -134,14 +135,19 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-func (c *Config) checkRules() error {
+// checkRules checks the rules (reading the rules file, if any) and returns
+// their game, nil when they are bad.
+func (c *Config) checkRules() (*env.Game, error) {
 	if c.RulesFile == "" {
 		if _, err := env.PresetRules(c.Rules); err != nil {
-			return bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
+			return nil, bad("rules", "%q is not a preset (allowed: %s); or set rules_file", c.Rules, strings.Join(env.PresetNames(), ", "))
 		}
 	}
-	_, err := c.RulesOf() // reads and validates the rules file
-	return err
+	r, err := c.RulesOf() // reads and validates the rules file
+	if err != nil {
+		return nil, err
+	}
+	return env.MustGame(r), nil // RulesOf validated r
 }
 
 func (c *Config) checkResign() error {
@@ -157,7 +163,9 @@ func (c *Config) checkResign() error {
 	return floatRange("selfplay.resign.never_share", r.NeverShare, 0, 1, false, false)
 }
 
-func (c *Config) checkEvaluation() error {
+// checkEvaluation checks the evaluation keys; game is the rules' game, or
+// nil when they are bad (checkRules reports that).
+func (c *Config) checkEvaluation(game *env.Game) error {
 	e := c.Evaluation
 	if err := intRange("evaluation.every", e.Every, 0, 1<<20); err != nil {
 		return err
@@ -175,11 +183,7 @@ func (c *Config) checkEvaluation() error {
 		return bad("evaluation.opponents", "none listed: name agent specs such as random, greedy, mcts:sims=200 (or set evaluation.every: 0)")
 	}
 	// With good rules, an opponent's network must be for them
-	// (agents.ValidateFor); bad rules are reported by checkRules.
-	var game *env.Game
-	if r, err := c.RulesOf(); err == nil {
-		game, _ = env.NewGame(r)
-	}
+	// (agents.ValidateFor).
 	seen := map[string]int{}
 	for i, spec := range e.Opponents {
 		key := fmt.Sprintf("evaluation.opponents[%d]", i)
