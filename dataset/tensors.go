@@ -140,29 +140,51 @@ func deflateChunks(raws [][]byte) [][]byte {
 	return comps
 }
 
-// flat returns the array named name as a flat slice.
-func (t *Tensors) flat(name string) any {
+// field returns a pointer to the array named name: a *[]float32, *[]bool,
+// *[]int32 or *[]int64. It is the one place that maps names to fields.
+func (t *Tensors) field(name string) any {
 	switch name {
 	case ArrObs:
-		return t.Obs
+		return &t.Obs
 	case ArrMask:
-		return t.Mask
+		return &t.Mask
 	case ArrPolicy:
-		return t.Policy
+		return &t.Policy
 	case ArrHasPolicy:
-		return t.HasPolicy
+		return &t.HasPolicy
 	case ArrValue:
-		return t.Value
+		return &t.Value
 	case ArrOutcome:
-		return t.Outcome
+		return &t.Outcome
 	case ArrAction:
-		return t.Action
+		return &t.Action
 	case ArrPly:
-		return t.Ply
+		return &t.Ply
 	case ArrGameID:
-		return t.GameID
+		return &t.GameID
 	}
 	panic("dataset: unknown array " + name)
+}
+
+// flat returns the array named name as a flat slice.
+func (t *Tensors) flat(name string) any {
+	switch p := t.field(name).(type) {
+	case *[]float32:
+		return *p
+	case *[]bool:
+		return *p
+	case *[]int32:
+		return *p
+	case *[]int64:
+		return *p
+	}
+	panic("dataset: array " + name + " of an unknown type")
+}
+
+// readFlat reads count little-endian values from r into a new slice at p.
+func readFlat[T float32 | bool | int32 | int64](r io.Reader, p *[]T, count int) error {
+	*p = make([]T, count)
+	return binary.Read(r, binary.LittleEndian, *p)
 }
 
 // npyHeader returns the .npy 1.0 header of array a with n rows: magic,
@@ -274,34 +296,15 @@ func (t *Tensors) readArray(f *zip.File, s arraySpec) error {
 	// npyio parsed and checked the header; the data, whose size is now
 	// known to match, is read in one piece (npyio's reader decodes it
 	// element by element, ten times slower).
-	switch s.name {
-	case ArrObs:
-		t.Obs = make([]float32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Obs)
-	case ArrMask:
-		t.Mask = make([]bool, count)
-		err = binary.Read(br, binary.LittleEndian, t.Mask)
-	case ArrPolicy:
-		t.Policy = make([]float32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Policy)
-	case ArrHasPolicy:
-		t.HasPolicy = make([]bool, count)
-		err = binary.Read(br, binary.LittleEndian, t.HasPolicy)
-	case ArrValue:
-		t.Value = make([]float32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Value)
-	case ArrOutcome:
-		t.Outcome = make([]float32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Outcome)
-	case ArrAction:
-		t.Action = make([]int32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Action)
-	case ArrPly:
-		t.Ply = make([]int32, count)
-		err = binary.Read(br, binary.LittleEndian, t.Ply)
-	case ArrGameID:
-		t.GameID = make([]int64, count)
-		err = binary.Read(br, binary.LittleEndian, t.GameID)
+	switch p := t.field(s.name).(type) {
+	case *[]float32:
+		err = readFlat(br, p, count)
+	case *[]bool:
+		err = readFlat(br, p, count)
+	case *[]int32:
+		err = readFlat(br, p, count)
+	case *[]int64:
+		err = readFlat(br, p, count)
 	}
 	if err != nil {
 		return fmt.Errorf("reading data: %w", err)
