@@ -34,23 +34,10 @@ func policyValueLoss(logits, values, mask, target, tvalue []float32, rows, actio
 		m := mask[r*actions : (r+1)*actions]
 		t := target[r*actions : (r+1)*actions]
 		dz := dlogits[r*actions : (r+1)*actions]
-		top := math.Inf(-1)
-		for a, v := range z {
-			if m[a] != 0 && float64(v) > top {
-				top = float64(v)
-			}
-		}
+		top, sum := MaskedExp(p[:actions], z, m)
 		if math.IsInf(top, -1) { // no legal action
 			clear(dz)
 			continue
-		}
-		var sum float64
-		for a, v := range z {
-			p[a] = 0
-			if m[a] != 0 {
-				p[a] = math.Exp(float64(v) - top)
-				sum += p[a]
-			}
 		}
 		logSum := math.Log(sum)
 		var tsum, ce, ent, tent float64

@@ -81,3 +81,25 @@ func expNeg2f(t float64, n int64) float32 {
 	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
 	return float32(p * math.Float64frombits(uint64(1023-n)<<52))
 }
+
+// MaskedExp writes e^(z_a − top) into p for the legal actions (m_a ≠ 0) and
+// 0 for the others, top being the largest legal logit, and returns top and
+// the sum of p, in float64 and in action order. With no legal action top is
+// −Inf and the sum 0. The losses build their log-softmax on it: the log of
+// the probability of a is z_a − top − log(sum).
+func MaskedExp(p []float64, z, m []float32) (top, sum float64) {
+	top = math.Inf(-1)
+	for a, v := range z {
+		if m[a] != 0 && float64(v) > top {
+			top = float64(v)
+		}
+	}
+	for a, v := range z {
+		p[a] = 0
+		if m[a] != 0 {
+			p[a] = math.Exp(float64(v) - top)
+			sum += p[a]
+		}
+	}
+	return top, sum
+}

@@ -125,3 +125,17 @@ func TestMaskedSoftmaxBits(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedExp: the legal entries are e^(z − top), the others 0, and with
+// no legal action top is −Inf and the sum 0.
+func TestMaskedExp(t *testing.T) {
+	p := []float64{9, 9, 9}
+	top, sum := MaskedExp(p, []float32{1, 3, 2}, []float32{1, 0, 1})
+	if top != 2 || p[0] != math.Exp(-1) || p[1] != 0 || p[2] != 1 || sum != math.Exp(-1)+1 {
+		t.Errorf("MaskedExp = %v, top %g, sum %g", p, top, sum)
+	}
+	top, sum = MaskedExp(p, []float32{1, 3, 2}, []float32{0, 0, 0})
+	if !math.IsInf(top, -1) || sum != 0 || p[0] != 0 || p[1] != 0 || p[2] != 0 {
+		t.Errorf("no legal action: MaskedExp = %v, top %g, sum %g", p, top, sum)
+	}
+}

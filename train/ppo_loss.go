@@ -1,6 +1,10 @@
 package train
 
-import "math"
+import (
+	"math"
+
+	"github.com/urim-rl/urim/nn"
+)
 
 // ppoLoss is PPO's loss on one minibatch, as an nn.HeadLoss (see
 // ppoLoss.loss). The caller fills the minibatch's slices before each step.
@@ -103,20 +107,7 @@ func (l *ppoLoss) block(b int) {
 		z := logits[r*actions : (r+1)*actions]
 		m := l.mask[r*actions : (r+1)*actions]
 		dz := dlogits[r*actions : (r+1)*actions]
-		top := math.Inf(-1)
-		for a, v := range z {
-			if m[a] != 0 && float64(v) > top {
-				top = float64(v)
-			}
-		}
-		var sum float64
-		for a, v := range z {
-			p[a] = 0
-			if m[a] != 0 {
-				p[a] = math.Exp(float64(v) - top)
-				sum += p[a]
-			}
-		}
+		top, sum := nn.MaskedExp(p, z, m)
 		logSum := math.Log(sum)
 		var h float64
 		for a, v := range z {
