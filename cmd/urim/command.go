@@ -8,6 +8,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/urim-rl/urim/nn/kernels"
 )
 
 // command is one subcommand: its flags are bound by setup into an options
@@ -36,6 +38,10 @@ type stdio struct {
 }
 
 var commands = map[string]*command{}
+
+// kernelsEnvError is kernels.EnvError, a variable so that a test can stand in
+// for a bad URIM_KERNELS (read once, when the process starts).
+var kernelsEnvError = kernels.EnvError
 
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
@@ -68,6 +74,12 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	if !ok {
 		fmt.Fprintf(errw, "urim: unknown command %q\n\n", args[0])
 		printCommands(errw)
+		return 2
+	}
+	// A back-end forced by URIM_KERNELS that this build or CPU lacks stops
+	// every command: a benchmark must never measure another path silently.
+	if err := kernelsEnvError(); err != nil {
+		fmt.Fprintf(errw, "urim: %v\n", err)
 		return 2
 	}
 	return runCommand(c, "urim "+c.name, args[1:], &stdio{in: in, out: out, err: errw})

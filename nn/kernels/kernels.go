@@ -53,9 +53,10 @@ import (
 // or "check", which runs the default back-end and compares every product with
 // a float64 reference, panicking on a result outside float32 rounding (slow:
 // for debugging).
-// An unknown or unavailable name makes the program exit at start-up (status
-// 2) with a message naming the back-ends this build and CPU offer, so that a
-// benchmark never silently measures another path.
+// An unknown or unavailable name leaves the default back-end in place and is
+// reported by EnvError, with a message naming the back-ends this build and CPU
+// offer; commands check it at start-up and refuse to run, so that a benchmark
+// never silently measures another path.
 const EnvVar = "URIM_KERNELS"
 
 // backend is one implementation of Sgemm.
@@ -88,6 +89,8 @@ var (
 	checker backend
 	// cur is the back-end in use.
 	cur backend
+	// envErr is the error of the back-end EnvVar named at start-up.
+	envErr error
 )
 
 func init() {
@@ -97,12 +100,16 @@ func init() {
 	checker = checkBackend(cur)
 	if name := os.Getenv(EnvVar); name != "" {
 		if err := Use(name); err != nil {
-			// Bad input, not a program bug: the message alone, no stack trace.
-			fmt.Fprintf(os.Stderr, "%v (set by %s)\n", err, EnvVar)
-			os.Exit(2)
+			envErr = fmt.Errorf("%w (set by %s)", err, EnvVar)
 		}
 	}
 }
+
+// EnvError returns the error of the back-end that EnvVar named at start-up
+// (unknown, or not available in this build or on this CPU), or nil when EnvVar
+// is unset or named one that is now in use. The default back-end stays in use
+// after such an error; a command should report it and stop.
+func EnvError() error { return envErr }
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices, where
 // op(X) is X or its transpose. op(A) is m×k, op(B) is k×n and C is m×n; lda,
