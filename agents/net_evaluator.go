@@ -39,6 +39,13 @@ type NetEvaluator struct {
 	rows    int64      // positions evaluated
 }
 
+// NewNetEvaluator returns the evaluator of net for batches of up to
+// maxBatch positions, with a predictor of its own.
+func NewNetEvaluator(net *nn.Net, maxBatch int) *NetEvaluator {
+	maxBatch = max(maxBatch, 1)
+	return newNetEvaluator(net.NewPredictor(maxBatch), netGame(net), net.Encoding(), net.Actions(), maxBatch)
+}
+
 // newNetEvaluator returns an evaluator of up to maxBatch positions of g,
 // encoded with enc, for a network with the given number of actions.
 func newNetEvaluator(pred predictor, g *env.Game, enc env.Encoding, actions, maxBatch int) *NetEvaluator {

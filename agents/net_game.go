@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 )
 
 // gameCheck remembers the game a network was made for and checks the games
@@ -26,4 +27,13 @@ func (c *gameCheck) check(s *env.State) error {
 	}
 	c.ok = g
 	return nil
+}
+
+// netGame returns the game a network was made for.
+func netGame(net *nn.Net) *env.Game {
+	g, err := env.NewGame(net.Rules())
+	if err != nil { // nn validated the rules when it made or loaded the network
+		panic(fmt.Sprintf("agents: a network for invalid rules: %v", err))
+	}
+	return g
 }

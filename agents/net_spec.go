@@ -1,0 +1,95 @@
+package agents
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/urim-rl/urim/nn"
+)
+
+// The spec parameters and the checkpoint cache of the agents that play a
+// network (neural, az).
+
+// ckpt reads the required ckpt parameter.
+func (p *Params) ckpt() string {
+	path := p.String("ckpt", "")
+	if path == "" {
+		p.fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
+	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		// Checked here, before Done, so that Validate catches it too.
+		why := "is a directory"
+		if err != nil {
+			why = err.Error()
+		}
+		p.fail("ckpt", path, "a network checkpoint file ("+why+")")
+	} else if p.game != nil {
+		// ValidateFor: the network must be for the game to be played.
+		if net, err := loadAgentNet(path); err != nil {
+			p.fail("ckpt", path, "a readable network checkpoint ("+err.Error()+")")
+		} else if r := net.Rules(); !r.SamePlay(p.game.Rules()) {
+			p.fail("ckpt", path, fmt.Sprintf("a network for the rules played here, %s (%s); this one was trained for %s (%s)",
+				p.game.Name(), p.game.Rules(), r.Name, r))
+		}
+	}
+	return path
+}
+
+// seed reads the optional seed parameter, which replaces the agent's seed.
+func (p *Params) seed(def uint64) uint64 {
+	v := p.String("seed", "")
+	if v == "" {
+		return def
+	}
+	s, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		p.fail("seed", v, "an integer from 0 to 2^64-1")
+		return def
+	}
+	return s
+}
+
+// netCache keeps the networks loaded by agent specs, so that a tournament
+// building an agent per game reads each checkpoint once. A network is read
+// only (each agent makes its own predictors), so agents share it. An entry
+// is used only while the file keeps its size and modification time; the
+// cache holds the last few files.
+var netCache struct {
+	sync.Mutex
+	entries []netEntry
+}
+
+type netEntry struct {
+	path  string
+	size  int64
+	mtime time.Time
+	net   *nn.Net
+}
+
+// netCacheSize is the number of checkpoints netCache keeps.
+const netCacheSize = 8
+
+// loadAgentNet reads the network of a checkpoint for an agent, or takes it
+// from netCache.
+func loadAgentNet(path string) (*nn.Net, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("agents: loading the network: %w", err)
+	}
+	netCache.Lock()
+	defer netCache.Unlock()
+	for _, e := range netCache.entries {
+		if e.path == path && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
+			return e.net, nil
+		}
+	}
+	net, err := nn.LoadNet(path)
+	if err != nil {
+		return nil, fmt.Errorf("agents: loading the network: %w", err)
+	}
+	e := netEntry{path: path, size: fi.Size(), mtime: fi.ModTime(), net: net}
+	netCache.entries = append([]netEntry{e}, netCache.entries[:min(len(netCache.entries), netCacheSize-1)]...)
+	return net, nil
+}
