@@ -3,17 +3,15 @@ package dataset
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"codeberg.org/sbinet/npyio/npy"
+
+	"github.com/urim-rl/urim/internal/numpy"
 )
 
 // Tensors holds the arrays of one shard, flat and row-major: N rows, Obs of
@@ -56,88 +54,22 @@ func (t *Tensors) reset() {
 		Value: t.Value[:0], Outcome: t.Outcome[:0], Action: t.Action[:0], Ply: t.Ply[:0], GameID: t.GameID[:0]}
 }
 
-// WriteNPZ writes t as a NumPy .npz archive (deflate-compressed), one
-// NAME.npy entry per array in the order of [ArrayNames]. Each entry is a
-// version 1.0 .npy file: a header padded to 64 bytes giving dtype and shape,
-// then the little-endian data in C order. (npyio reads them back; its writer
-// discovers the type of every row of a 2-D value, which costs a hundred
-// times more than the data.) The entries are compressed in chunks on every
-// core (see deflateChunks).
+// WriteNPZ writes t as a NumPy .npz archive with internal/numpy, one
+// NAME.npy entry per array in the order of [ArrayNames], each of shape (N,)
+// or (N, width).
 func (t *Tensors) WriteNPZ(w io.Writer) error {
-	specs := arrays(t.Dim, t.Actions)
-	raws := make([][]byte, len(specs))
-	for i, a := range specs {
-		var b bytes.Buffer
-		b.Write(npyHeader(a, t.N))
-		if err := binary.Write(&b, binary.LittleEndian, t.flat(a.name)); err != nil {
-			return fmt.Errorf("dataset: writing %s: %w", a.name, err)
+	var as []numpy.Array
+	for _, a := range arrays(t.Dim, t.Actions) {
+		shape := []int{t.N}
+		if a.width > 0 {
+			shape = append(shape, a.width)
 		}
-		raws[i] = b.Bytes()
+		as = append(as, numpy.Array{Name: a.name, Shape: shape, Data: t.flat(a.name)})
 	}
-	comps := deflateChunks(raws)
-	zw := zip.NewWriter(w)
-	for i, a := range specs {
-		ew, err := zw.CreateRaw(&zip.FileHeader{
-			Name: a.name + ".npy", Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(raws[i]),
-			CompressedSize64: uint64(len(comps[i])), UncompressedSize64: uint64(len(raws[i])),
-		})
-		if err != nil {
-			return fmt.Errorf("dataset: npz entry %s: %w", a.name, err)
-		}
-		if _, err := ew.Write(comps[i]); err != nil {
-			return err
-		}
+	if err := numpy.WriteNPZ(w, as); err != nil {
+		return fmt.Errorf("dataset: %w", err)
 	}
-	return zw.Close()
-}
-
-// deflateChunk is the size of the pieces deflateChunks compresses apart.
-const deflateChunk = 1 << 20
-
-// deflateChunks compresses each of raws into one raw deflate stream, cutting
-// them into pieces of deflateChunk bytes compressed in parallel (pigz's
-// trick): every piece but an entry's last ends with a sync flush instead of
-// a final block, so the pieces concatenate into one valid stream. The ratio
-// barely suffers, and a shard is written on every core.
-func deflateChunks(raws [][]byte) [][]byte {
-	type piece struct{ entry, lo, hi int }
-	var pieces []piece
-	for e, raw := range raws {
-		for lo := 0; lo == 0 || lo < len(raw); lo += deflateChunk {
-			pieces = append(pieces, piece{e, lo, min(lo+deflateChunk, len(raw))})
-		}
-	}
-	out := make([][]byte, len(pieces))
-	next := make(chan int, len(pieces))
-	for i := range pieces {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(pieces)) {
-		wg.Go(func() {
-			fw, _ := flate.NewWriter(io.Discard, flate.BestSpeed) // a valid level: no error
-			for i := range next {
-				p := pieces[i]
-				var b bytes.Buffer
-				b.Grow((p.hi-p.lo)/2 + 64)
-				fw.Reset(&b)
-				fw.Write(raws[p.entry][p.lo:p.hi]) // writes to a bytes.Buffer do not fail
-				if p.hi == len(raws[p.entry]) {
-					fw.Close()
-				} else {
-					fw.Flush()
-				}
-				out[i] = b.Bytes()
-			}
-		})
-	}
-	wg.Wait()
-	comps := make([][]byte, len(raws))
-	for i, p := range pieces {
-		comps[p.entry] = append(comps[p.entry], out[i]...)
-	}
-	return comps
+	return nil
 }
 
 // field returns a pointer to the array named name: a *[]float32, *[]bool,
@@ -185,22 +117,6 @@ func (t *Tensors) flat(name string) any {
 func readFlat[T float32 | bool | int32 | int64](r io.Reader, p *[]T, count int) error {
 	*p = make([]T, count)
 	return binary.Read(r, binary.LittleEndian, *p)
-}
-
-// npyHeader returns the .npy 1.0 header of array a with n rows: magic,
-// version, header length, and a Python dict literal padded with spaces so
-// the data starts at a multiple of 64 bytes, as NumPy writes it.
-func npyHeader(a arraySpec, n int) []byte {
-	shape := fmt.Sprintf("(%d,)", n)
-	if a.width > 0 {
-		shape = fmt.Sprintf("(%d, %d)", n, a.width)
-	}
-	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", a.dtype, shape)
-	const pre = 10 // magic (6), version (2), header length (2)
-	total := (pre + len(dict) + 1 + 63) / 64 * 64
-	hdr := dict + strings.Repeat(" ", total-pre-len(dict)-1) + "\n"
-	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), byte(len(hdr)>>8))
-	return append(b, hdr...)
 }
 
 // maxInflate bounds the ratio of an entry's declared size to its compressed

@@ -1,22 +1,13 @@
 package env
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"codeberg.org/sbinet/npyio"
-	"codeberg.org/sbinet/npyio/npz"
+	"github.com/urim-rl/urim/internal/numpy"
 )
-
-// vecTensor is one batch tensor as npyio writes it: a 2-D value (a slice of
-// rows aliasing the flat buffer) so that the .npy header carries the shape.
-type vecTensor struct {
-	name  string
-	value any
-}
 
 // TensorNames lists the tensors WriteNPY, WriteNPZ and SaveNPY write, in
 // order: obs, mask, rewards, terminated, truncated, to_move, and, under
@@ -25,34 +16,27 @@ func (v *Vec) TensorNames() []string {
 	ts := v.tensors()
 	names := make([]string, len(ts))
 	for i, t := range ts {
-		names[i] = t.name
+		names[i] = t.Name
 	}
 	return names
 }
 
-func (v *Vec) tensors() []vecTensor {
-	ts := []vecTensor{
-		{"obs", vecRows(v.obs, v.enc.dim)},
-		{"mask", vecRows(v.mask, v.p)},
-		{"rewards", vecRows(v.rewards, 2)},
-		{"terminated", v.terminated},
-		{"truncated", v.truncated},
-		{"to_move", v.toMove},
+// tensors returns the batch's tensors, aliasing the Vec's buffers.
+func (v *Vec) tensors() []numpy.Array {
+	n := v.Len()
+	ts := []numpy.Array{
+		{Name: "obs", Shape: []int{n, v.enc.dim}, Data: v.obs},
+		{Name: "mask", Shape: []int{n, v.p}, Data: v.mask},
+		{Name: "rewards", Shape: []int{n, 2}, Data: v.rewards},
+		{Name: "terminated", Shape: []int{n}, Data: v.terminated},
+		{Name: "truncated", Shape: []int{n}, Data: v.truncated},
+		{Name: "to_move", Shape: []int{n}, Data: v.toMove},
 	}
 	if v.finalObs != nil {
-		ts = append(ts, vecTensor{"final_obs", vecRows(v.finalObs, v.enc.dim)},
-			vecTensor{"has_final_obs", v.hasFinal})
+		ts = append(ts, numpy.Array{Name: "final_obs", Shape: []int{n, v.enc.dim}, Data: v.finalObs},
+			numpy.Array{Name: "has_final_obs", Shape: []int{n}, Data: v.hasFinal})
 	}
 	return ts
-}
-
-// vecRows views a flat row-major buffer as rows of width w.
-func vecRows[T any](flat []T, w int) [][]T {
-	rows := make([][]T, len(flat)/w)
-	for i := range rows {
-		rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
-	}
-	return rows
 }
 
 // WriteNPY writes the named tensor (see TensorNames) to w in NumPy's .npy
@@ -61,12 +45,11 @@ func vecRows[T any](flat []T, w int) [][]T {
 // for to_move.
 func (v *Vec) WriteNPY(w io.Writer, name string) error {
 	for _, t := range v.tensors() {
-		if t.name == name {
-			bw := bufio.NewWriter(w)
-			if err := npyio.Write(bw, t.value); err != nil {
+		if t.Name == name {
+			if err := numpy.WriteNPY(w, t); err != nil {
 				return fmt.Errorf("env: writing %s as .npy: %w", name, err)
 			}
-			return bw.Flush()
+			return nil
 		}
 	}
 	return fmt.Errorf("env: no tensor %q (known: %v)", name, v.TensorNames())
@@ -76,17 +59,10 @@ func (v *Vec) WriteNPY(w io.Writer, name string) error {
 // are NAME.npy; numpy.load reads it as a mapping from the names of
 // TensorNames to arrays.
 func (v *Vec) WriteNPZ(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	zw := npz.NewWriter(bw)
-	for _, t := range v.tensors() {
-		if err := zw.Write(t.name+".npy", t.value); err != nil {
-			return fmt.Errorf("env: writing the batch as .npz: %w", err)
-		}
-	}
-	if err := zw.Close(); err != nil {
+	if err := numpy.WriteNPZ(w, v.tensors()); err != nil {
 		return fmt.Errorf("env: writing the batch as .npz: %w", err)
 	}
-	return bw.Flush()
+	return nil
 }
 
 // SaveNPY writes every tensor to its own file dir/NAME.npy, creating dir if

@@ -1,15 +1,13 @@
 package nn
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 
-	"codeberg.org/sbinet/npyio/npz"
-
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/numpy"
 )
 
 // NPZMeta is the "meta" entry of an exported .npz: what a reader needs to
@@ -40,28 +38,15 @@ func (n *Net) WriteNPZ(w io.Writer, step int64) error {
 	if err != nil {
 		return fmt.Errorf("nn: export: %w", err)
 	}
-	bw := bufio.NewWriter(w)
-	zw := npz.NewWriter(bw)
+	var as []numpy.Array
 	for _, p := range n.params {
-		var v any = p.W
-		if len(p.Shape) == 2 {
-			rows := make([][]float32, p.Shape[0])
-			for i := range rows {
-				rows[i] = p.W[i*p.Shape[1] : (i+1)*p.Shape[1]]
-			}
-			v = rows
-		}
-		if err := zw.Write(p.Name+".npy", v); err != nil {
-			return fmt.Errorf("nn: export: %w", err)
-		}
+		as = append(as, numpy.Array{Name: p.Name, Shape: p.Shape, Data: p.W})
 	}
-	if err := zw.Write("meta.npy", mj); err != nil {
+	as = append(as, numpy.Array{Name: "meta", Shape: []int{len(mj)}, Data: mj})
+	if err := numpy.WriteNPZ(w, as); err != nil {
 		return fmt.Errorf("nn: export: %w", err)
 	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("nn: export: %w", err)
-	}
-	return bw.Flush()
+	return nil
 }
 
 // ExportNPZ writes the network's weights to path (see WriteNPZ) atomically.
