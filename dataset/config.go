@@ -44,6 +44,19 @@ type Config struct {
 	Reward string `yaml:"reward" json:"reward"`
 }
 
+// DefaultGames is the number of games of a self-play config that does not
+// say (a file without games:, or urim selfplay without --games).
+const DefaultGames = 100
+
+// DefaultConfig returns the settings of urim selfplay's flags: DefaultGames
+// games, compact encoding, seed 1, 4 random opening plies, rules urim, match
+// points. (A config file starts from the zero Config but for Games: its
+// omitted seed and openings are 0.)
+func DefaultConfig() Config {
+	return Config{Games: DefaultGames, Encoding: env.EncodingCompact.String(), Seed: 1, Openings: 4,
+		Rules: "urim", Reward: env.RewardMatchPoints.String()}
+}
+
 // maxSelfPlayOpenings bounds Config.Openings, as in the evaluator.
 const maxSelfPlayOpenings = 40
 
@@ -130,10 +143,11 @@ type plainConfig Config
 
 // ParseConfig decodes a self-play config strictly (internal/config): an
 // unknown key, a key given twice or a value of the wrong type is an error
-// naming the file, the line and the key. It does not validate; call
-// [Config.Validate] after applying any overrides.
+// naming the file, the line and the key. A file without games: plays
+// DefaultGames. It does not validate; call [Config.Validate] after applying
+// any overrides.
 func ParseConfig(data []byte, file string) (Config, error) {
-	var cfg plainConfig
+	cfg := plainConfig{Games: DefaultGames}
 	err := config.DecodeBytes(data, file, &cfg)
 	return Config(cfg), err
 }

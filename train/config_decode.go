@@ -17,44 +17,28 @@ import (
 
 // ConfigError reports a bad training config: the file and line (or the
 // --set override) and the key path ("search.sims", "evaluation.opponents[1]")
-// of the problem.
-type ConfigError struct {
-	File string
-	Line int
-	// Set is the override (key=value) the bad value came from, if any.
-	Set string
-	Key string
-	Err error
-}
+// of the problem. It is internal/config's error type, shared by every
+// config; [ParseConfig] and [LoadConfig] open its message with "train:
+// config" (see trainError).
+type ConfigError = config.Error
 
-// Error returns "train: config FILE:LINE: KEY: problem", or
-// "train: --set KEY=VALUE: problem" for an override.
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("train: ")
+// trainError opens a config error's message as train's read: "train: config
+// FILE:LINE: KEY: problem", "train: --set KEY=VALUE: problem" or "train:
+// config: KEY: problem". The *ConfigError stays reachable with errors.As.
+func trainError(err error) error {
+	var ce *ConfigError
 	switch {
-	case e.Set != "":
-		fmt.Fprintf(&b, "--set %s: ", e.Set)
-	case e.File != "":
-		b.WriteString("config ")
-		b.WriteString(e.File)
-		if e.Line > 0 {
-			fmt.Fprintf(&b, ":%d", e.Line)
-		}
-		b.WriteString(": ")
-	default:
-		b.WriteString("config: ")
+	case err == nil:
+		return nil
+	case !errors.As(err, &ce):
+		return fmt.Errorf("train: config: %w", err)
+	case ce.Set != "":
+		return fmt.Errorf("train: %w", err)
+	case ce.File != "" || ce.Line > 0:
+		return fmt.Errorf("train: config %w", err)
 	}
-	if e.Key != "" && e.Set == "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	fmt.Fprint(&b, e.Err)
-	return b.String()
+	return fmt.Errorf("train: config: %w", err)
 }
-
-// Unwrap returns the underlying error.
-func (e *ConfigError) Unwrap() error { return e.Err }
 
 // LoadConfig reads a training config file, applies the overrides (each
 // "key.path=value", the value in YAML syntax) and validates the result; see
@@ -75,13 +59,18 @@ func LoadConfig(path string, sets []string) (Config, error) {
 // [Config.Validate] checks every value. Keys the file omits keep their
 // [Default]; an empty file is the default config.
 func ParseConfig(data []byte, file string, sets []string) (Config, error) {
+	cfg, err := parseConfig(data, file, sets)
+	return cfg, trainError(err)
+}
+
+func parseConfig(data []byte, file string, sets []string) (Config, error) {
 	cfg := Default()
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	if len(bytes.TrimSpace(data)) > 0 {
 		// plainConfig has no Validate method: validation waits for the
 		// overrides.
 		if err := config.DecodeBytes(data, file, (*plainConfig)(&cfg)); err != nil {
-			return cfg, fromConfigError(err, "")
+			return cfg, err
 		}
 		var err error
 		if root, err = parseDocument(data, file); err != nil {
@@ -95,7 +84,12 @@ func ParseConfig(data []byte, file string, sets []string) (Config, error) {
 			return cfg, &ConfigError{Set: set, Err: errors.New("want key=value, such as search.sims=200")}
 		}
 		if err := config.Set(&cfg, set); err != nil {
-			return cfg, fromConfigError(err, set)
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				return cfg, &ConfigError{Set: set, Err: err}
+			}
+			ce.Set = set
+			return cfg, err
 		}
 		overrides[strings.TrimSpace(path)] = set
 	}
@@ -116,22 +110,6 @@ func ParseConfig(data []byte, file string, sets []string) (Config, error) {
 
 // plainConfig is Config without its methods, for decoding.
 type plainConfig Config
-
-// fromConfigError turns an internal/config error into a *ConfigError.
-func fromConfigError(err error, set string) error {
-	var e *config.Error
-	if !errors.As(err, &e) {
-		return &ConfigError{Set: set, Err: err}
-	}
-	if set != "" {
-		msg := e.Err
-		if e.Key != "" && !strings.HasPrefix(set, e.Key+"=") {
-			msg = fmt.Errorf("%s: %w", e.Key, e.Err)
-		}
-		return &ConfigError{Set: set, Key: e.Key, Err: msg}
-	}
-	return &ConfigError{File: e.File, Line: e.Line, Key: e.Key, Err: e.Err}
-}
 
 // parseDocument returns the top mapping of a document internal/config
 // has already accepted, for finding the lines of keys.

@@ -196,7 +196,7 @@ func (r *run) setup() error {
 	}
 	arch := nn.Arch{Kind: cfg.Network.Kind, Width: cfg.Network.Width, Depth: cfg.Network.Depth, LayerNorm: cfg.Network.LayerNorm}
 	if r.net, err = nn.New(arch, r.rules, r.enc, derive(cfg.Seed, 0x6e6574)); err != nil {
-		return &ConfigError{Key: "network", Err: err}
+		return trainError(&ConfigError{Key: "network", Err: err})
 	}
 	if r.learn, err = newLearner(r.net, cfg, nil, 0); err != nil {
 		return err

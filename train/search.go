@@ -30,7 +30,7 @@ func newSearch(net *nn.Net, reward env.RewardKind, cfg *Config, seed uint64) (se
 	}
 	ls, err := agents.NewLockstep(net, lc, threads, seed)
 	if err != nil {
-		return nil, &ConfigError{Key: "search", Err: err}
+		return nil, trainError(&ConfigError{Key: "search", Err: err})
 	}
 	return ls, nil
 }

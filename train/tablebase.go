@@ -39,7 +39,7 @@ func loadEvalTable(cfg *Config, rules env.Rules) (*tablebase.Table, error) {
 	}
 	t, err := tablebase.LoadFor(cfg.Evaluation.Tablebase, rules)
 	if err != nil {
-		return nil, &ConfigError{Key: "evaluation.tablebase", Err: err}
+		return nil, trainError(&ConfigError{Key: "evaluation.tablebase", Err: err})
 	}
 	return t, nil
 }

@@ -99,15 +99,9 @@ Examples:
 					}
 					cfg = c
 					// Flags given override the file's keys of the same name.
-					fs.Visit(func(f *flag.Flag) {
-						name := f.Name
-						if a, ok := flagAliases[name]; ok {
-							name = a
-						}
-						if set, ok := evalOverrides[name]; ok {
-							set(&cfg, fc)
-						}
-					})
+					if err := overlayFlags(fs, &cfg, fc, evalFlagKeys); err != nil {
+						return err
+					}
 				case *list != "":
 					cfg = *fc
 					cfg.Agents = evaluate.PlayersFromSpecs(evaluate.SplitSpecs(*list))
@@ -176,22 +170,13 @@ Examples:
 	})
 }
 
-// evalOverrides copies one setting, by config key in flag form, from the
-// flags' config to the file's.
-var evalOverrides = map[string]func(dst, src *evaluate.Config){
-	"rules":         func(d, s *evaluate.Config) { d.Rules = s.Rules },
-	"max-plies":     func(d, s *evaluate.Config) { d.MaxPlies = s.MaxPlies },
-	"opening-plies": func(d, s *evaluate.Config) { d.OpeningPlies = s.OpeningPlies },
-	"paired":        func(d, s *evaluate.Config) { d.Paired = s.Paired },
-	"seed":          func(d, s *evaluate.Config) { d.Seed = s.Seed },
-	"workers":       func(d, s *evaluate.Config) { d.Workers = s.Workers },
-	"format":        func(d, s *evaluate.Config) { d.Format = s.Format },
-	"games":         func(d, s *evaluate.Config) { d.Games = s.Games },
-	"anchor":        func(d, s *evaluate.Config) { d.Anchor = s.Anchor },
-	"anchor-elo":    func(d, s *evaluate.Config) { d.AnchorElo = s.AnchorElo },
-	"prior-draws":   func(d, s *evaluate.Config) { d.PriorDraws = s.PriorDraws },
-	"store":         func(d, s *evaluate.Config) { d.Store = s.Store },
-	"output":        func(d, s *evaluate.Config) { d.Output = s.Output },
+// evalFlagKeys maps the flags of urim eval that a tournament config file
+// also holds to their config keys (the short forms to the keys they set).
+var evalFlagKeys = map[string]string{
+	"rules": "rules", "max-plies": "max_plies", "opening-plies": "opening_plies", "openings": "opening_plies",
+	"paired": "paired", "seed": "seed", "workers": "workers", "format": "format", "gauntlet": "format",
+	"games": "games", "anchor": "anchor", "anchor-elo": "anchor_elo", "prior-draws": "prior_draws",
+	"store": "store", "output": "output", "out": "output",
 }
 
 // formatFlag is --format.

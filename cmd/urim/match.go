@@ -104,10 +104,6 @@ func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
 }
 
-// flagAliases maps the short flags kept for convenience to the flag (and
-// config key) they set.
-var flagAliases = map[string]string{"openings": "opening-plies", "out": "output", "gauntlet": "format"}
-
 // interruptible returns a context cancelled by Ctrl-C, so a long run stops
 // between games and still saves its store.
 // Ctrl-C also kills the external engines (which run in process groups of

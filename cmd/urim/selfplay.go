@@ -43,19 +43,19 @@ Examples:
   urim selfplay --agent mcts:sims=400 --opponent greedy --games 1000 --out data/g --encoding thermometer
   urim selfplay --config selfplay.yaml --resume`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			var c dataset.Config
+			c := dataset.DefaultConfig()
 			config := fs.String("config", "", "self-play config (YAML)")
 			fs.StringVar(&c.Agent, "agent", "", "spec of the agent that plays")
 			fs.StringVar(&c.Opponent, "opponent", "", "spec of its opponent (default: the agent itself)")
-			fs.IntVar(&c.Games, "games", 100, "games in the dataset")
+			fs.IntVar(&c.Games, "games", c.Games, "games in the dataset")
 			fs.StringVar(&c.Out, "out", "", "dataset directory")
-			fs.StringVar(&c.Encoding, "encoding", "compact", "observation encoding: compact or thermometer")
+			fs.StringVar(&c.Encoding, "encoding", c.Encoding, "observation encoding: compact or thermometer")
 			fs.IntVar(&c.ShardSize, "shard-size", 0, fmt.Sprintf("positions per shard (0: %d)", dataset.DefaultShardPositions))
-			fs.Uint64Var(&c.Seed, "seed", 1, "seed of the openings and the agents")
+			fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed of the openings and the agents")
 			fs.IntVar(&c.Workers, "workers", 0, "games played at once (0: one per core)")
-			fs.IntVar(&c.Openings, "openings", 4, "random plies at the start of every game (no tensor rows)")
-			fs.StringVar(&c.Rules, "rules", "urim", rulesUsage)
-			fs.StringVar(&c.Reward, "reward", "match_points", "outcome for the mover: match_points, win_loss or seed_margin")
+			fs.IntVar(&c.Openings, "openings", c.Openings, "random plies at the start of every game (no tensor rows)")
+			fs.StringVar(&c.Rules, "rules", c.Rules, rulesUsage)
+			fs.StringVar(&c.Reward, "reward", c.Reward, "outcome for the mover: match_points, win_loss or seed_margin")
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
 			asJSON := fs.Bool("json", false, "print the run's figures as JSON")
@@ -69,35 +69,9 @@ Examples:
 					if cfg, err = dataset.LoadConfig(*config); err != nil {
 						return err
 					}
-					if cfg.Games == 0 {
-						cfg.Games = 100
+					if err := overlayFlags(fs, &cfg, &c, selfPlayFlagKeys); err != nil {
+						return err
 					}
-					fs.Visit(func(f *flag.Flag) {
-						switch f.Name {
-						case "agent":
-							cfg.Agent = c.Agent
-						case "opponent":
-							cfg.Opponent = c.Opponent
-						case "games":
-							cfg.Games = c.Games
-						case "out":
-							cfg.Out = c.Out
-						case "encoding":
-							cfg.Encoding = c.Encoding
-						case "shard-size":
-							cfg.ShardSize = c.ShardSize
-						case "seed":
-							cfg.Seed = c.Seed
-						case "workers":
-							cfg.Workers = c.Workers
-						case "openings":
-							cfg.Openings = c.Openings
-						case "rules":
-							cfg.Rules = c.Rules
-						case "reward":
-							cfg.Reward = c.Reward
-						}
-					})
 				}
 				if cfg.Agent == "" {
 					return usageErrorf("give --agent SPEC (or agent: in --config)")
@@ -181,4 +155,12 @@ func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
 		sum.PositionsPerSec, sum.Seconds, sum.Workers, sum.AgentPosPerSec)
 	fmt.Fprintf(io.out, "time: agents %.2fs and recording %.2fs per worker; the writer %.2fs (its own goroutine)\n",
 		sum.AgentSeconds, sum.RecordSeconds, sum.WriterSeconds)
+}
+
+// selfPlayFlagKeys maps the flags of urim selfplay that a self-play config
+// file also holds to their config keys.
+var selfPlayFlagKeys = map[string]string{
+	"agent": "agent", "opponent": "opponent", "games": "games", "out": "out", "encoding": "encoding",
+	"shard-size": "shard_size", "seed": "seed", "workers": "workers", "openings": "openings", "rules": "rules",
+	"reward": "reward",
 }

@@ -15,8 +15,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Error is a bad value in a config. Its message is "FILE:LINE: KEY: problem"
-// with the parts that are known.
+// Error is a bad value in a config, the one config error type of urim
+// (tournament, self-play and training configs, rules files). Its message is
+// "FILE:LINE: KEY: problem" with the parts that are known, or "--set
+// KEY=VALUE: problem" for a value from a command-line override.
 type Error struct {
 	// File names the input ("" when the value did not come from a file);
 	// Line is its 1-based line (0: unknown).
@@ -25,12 +27,24 @@ type Error struct {
 	// Key is the path of the key: "games", "agents[2]", "agents[1].spec",
 	// "optimizer.lr"; "" for the document as a whole.
 	Key string
+	// Set is the override ("key=value", a --set flag's argument) the bad
+	// value came from, if any; the message then names it instead of the
+	// file, and names Key only when Set does not start with it.
+	Set string
 	Err error
 }
 
-// Error returns "FILE:LINE: KEY: problem".
+// Error returns "FILE:LINE: KEY: problem", or "--set KEY=VALUE: problem".
 func (e *Error) Error() string {
 	var b strings.Builder
+	if e.Set != "" {
+		fmt.Fprintf(&b, "--set %s: ", e.Set)
+		if e.Key != "" && !strings.HasPrefix(e.Set, e.Key+"=") {
+			b.WriteString(e.Key + ": ")
+		}
+		b.WriteString(e.Err.Error())
+		return b.String()
+	}
 	switch {
 	case e.File != "" && e.Line > 0:
 		fmt.Fprintf(&b, "%s:%d: ", e.File, e.Line)

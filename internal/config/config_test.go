@@ -178,3 +178,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestErrorMessages: the forms of the one config error's message.
+func TestErrorMessages(t *testing.T) {
+	bad := errors.New("bad")
+	for _, c := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "f.yaml", Line: 3, Key: "search.sims", Err: bad}, "f.yaml:3: search.sims: bad"},
+		{Error{File: "f.yaml", Err: bad}, "f.yaml: bad"},
+		{Error{Line: 2, Key: "k", Err: bad}, "line 2: k: bad"},
+		{Error{Key: "k", Err: bad}, "k: bad"},
+		{Error{Set: "search.sims=0", Key: "search.sims", Err: bad}, "--set search.sims=0: bad"},
+		{Error{Set: "search={sims: 0}", Key: "search.sims", Err: bad}, "--set search={sims: 0}: search.sims: bad"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}
