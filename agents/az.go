@@ -69,7 +69,7 @@ type AZ struct {
 // NewAZ returns the search of net (read from the checkpoint ckpt, named in
 // messages) configured by cfg, whose PUCT, Reward default and evaluators
 // it sets, seeded with seed. cfg.Table, if set, must be for net's rules.
-func NewAZ(net *nn.Net, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
+func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
 	if err := checkTable(cfg.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("az: %w", err)
 	}
@@ -104,15 +104,14 @@ func (a *AZ) String() string { return a.desc }
 // NewLockstep returns a lock-step self-play search on net (see
 // [Lockstep]); the network's forward pass runs on threads goroutines
 // (0 means 1) over batches of cfg.Games × cfg.Leaves positions.
-func NewLockstep(net *nn.Net, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
+func NewLockstep(net nn.Model, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	if err := checkTable(cfg.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrLockstepConfig, err)
 	}
-	pred := net.NewPredictor(cfg.Games * cfg.Leaves)
-	pred.SetThreads(max(threads, 1))
+	pred := net.NewInference(cfg.Games*cfg.Leaves, threads)
 	return newLockstep(pred, netGame(net), net.Encoding(), net.Actions(), cfg, seed)
 }
 

@@ -31,6 +31,8 @@ func newLinearNet(g *env.Game, enc env.Encoding, maxBatch int, seed uint64) *lin
 	return n
 }
 
+func (n *linearNet) MaxBatch() int { return len(n.values) }
+
 func (n *linearNet) Predict(obs []float32, batch int) (logits, values []float32) {
 	for b := range batch {
 		row := obs[b*n.dim : (b+1)*n.dim]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
 )
 
@@ -198,7 +199,7 @@ type LockstepJob struct {
 // newLockstep returns a lock-step search of the games of g on a network
 // seen through pred (of the given encoding and actions), which must accept
 // batches of cfg.Games × cfg.Leaves rows.
-func newLockstep(pred predictor, g *env.Game, enc env.Encoding, actions int, cfg LockstepConfig, seed uint64) (*Lockstep, error) {
+func newLockstep(pred nn.Inference, g *env.Game, enc env.Encoding, actions int, cfg LockstepConfig, seed uint64) (*Lockstep, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}

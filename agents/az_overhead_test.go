@@ -13,6 +13,8 @@ type freeNet struct {
 	logits, values []float32
 }
 
+func (n *freeNet) MaxBatch() int { return len(n.values) }
+
 func (n *freeNet) Predict(obs []float32, batch int) (logits, values []float32) {
 	for b := range batch {
 		n.values[b] = obs[b*n.dim+n.dim-5] - obs[b*n.dim+n.dim-4] // own minus opponent's store

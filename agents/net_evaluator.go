@@ -7,24 +7,17 @@ import (
 	"github.com/urim-rl/urim/nn"
 )
 
-// predictor is the forward pass of a policy-value network over a batch of
-// observation rows, as nn.Predictor does it: logits (batch × actions, raw)
-// and values (batch, in [-1, 1]) that alias the predictor's buffers until
-// its next call. Searches see the network only through it.
-type predictor interface {
-	Predict(obs []float32, batch int) (logits, values []float32)
-}
-
 // NetEvaluator is the [BatchEvaluator] of a policy-value network: it
 // encodes queued positions with the network's encoder into one batch, runs
 // the forward pass once per flush, and turns each row's logits into priors
 // by a softmax over the legal actions (illegal actions get nothing). Values
 // come from the value head, for the player to move.
 //
-// A NetEvaluator holds one predictor and is for one goroutine; it
-// allocates nothing once its predictor is warm.
+// A NetEvaluator holds one forward pass (an nn.Inference: searches see the
+// network only through it) and is for one goroutine; it allocates nothing
+// once its forward pass is warm.
 type NetEvaluator struct {
-	pred    predictor
+	pred    nn.Inference
 	enc     *env.Encoder
 	dim     int
 	actions int
@@ -40,15 +33,15 @@ type NetEvaluator struct {
 }
 
 // NewNetEvaluator returns the evaluator of net for batches of up to
-// maxBatch positions, with a predictor of its own.
-func NewNetEvaluator(net *nn.Net, maxBatch int) *NetEvaluator {
+// maxBatch positions, with a forward pass of its own.
+func NewNetEvaluator(net nn.Model, maxBatch int) *NetEvaluator {
 	maxBatch = max(maxBatch, 1)
-	return newNetEvaluator(net.NewPredictor(maxBatch), netGame(net), net.Encoding(), net.Actions(), maxBatch)
+	return newNetEvaluator(net.NewInference(maxBatch, 1), netGame(net), net.Encoding(), net.Actions(), maxBatch)
 }
 
 // newNetEvaluator returns an evaluator of up to maxBatch positions of g,
 // encoded with enc, for a network with the given number of actions.
-func newNetEvaluator(pred predictor, g *env.Game, enc env.Encoding, actions, maxBatch int) *NetEvaluator {
+func newNetEvaluator(pred nn.Inference, g *env.Game, enc env.Encoding, actions, maxBatch int) *NetEvaluator {
 	if actions != g.PitsPerRow() {
 		panic(fmt.Sprintf("agents: a network with %d actions for a game with %d", actions, g.PitsPerRow()))
 	}

@@ -46,7 +46,7 @@ type Neural struct {
 
 // NewNeural returns the policy agent of net (read from the checkpoint
 // ckpt, named in messages) at temperature temp, seeded with seed.
-func NewNeural(net *nn.Net, ckpt string, temp float64, seed uint64) *Neural {
+func NewNeural(net nn.Model, ckpt string, temp float64, seed uint64) *Neural {
 	n := &Neural{
 		eval:  NewNetEvaluator(net, 1),
 		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},

@@ -1,9 +1,39 @@
 package nn
 
-// Inference is what a caller needs of a network to evaluate positions. The
-// pure-Go *Predictor implements it; another back-end (libtorch, say) would be
-// one more implementation, chosen where the predictor is made, with no change
-// to the agents that hold an Inference.
+import "github.com/urim-rl/urim/env"
+
+// Model is a network as the agents hold it: the game and encoding it was
+// made for, its number of actions, and forward passes of its own. *Net is
+// the pure-Go model; another back-end would be one more implementation,
+// with no change to the agents, which take a Model.
+type Model interface {
+	// Rules returns the rules of the game the network plays.
+	Rules() env.Rules
+	// Encoding returns the observation encoding it reads.
+	Encoding() env.Encoding
+	// Actions returns the width of its policy head.
+	Actions() int
+	// NewInference returns a forward pass for batches of up to maxBatch
+	// rows (at least 1) running on threads goroutines (0 means 1), for one
+	// goroutine's use; each caller makes its own.
+	NewInference(maxBatch, threads int) Inference
+}
+
+// NewInference returns a Predictor (see NewPredictor and SetThreads), as an
+// Inference.
+func (n *Net) NewInference(maxBatch, threads int) Inference {
+	p := n.NewPredictor(maxBatch)
+	if threads > 1 {
+		p.SetThreads(threads)
+	}
+	return p
+}
+
+// Inference is what a caller needs of a network to evaluate positions: the
+// forward pass over a batch of observation rows (row-major batch×InputDim),
+// giving raw logits (batch×Actions) and values in [-1, 1]. The pure-Go
+// *Predictor implements it; another back-end (libtorch, say) would be one
+// more implementation, made by its Model.
 type Inference interface {
 	// Predict returns batch×Actions logits and batch values for batch rows
 	// of obs; the results alias internal buffers until the next call.
@@ -23,6 +53,7 @@ type Training interface {
 }
 
 var (
+	_ Model     = (*Net)(nil)
 	_ Inference = (*Predictor)(nil)
 	_ Training  = (*Trainer)(nil)
 )
