@@ -42,18 +42,40 @@ type Inference interface {
 	MaxBatch() int
 }
 
-// Training is what a training loop needs of a trainer.
+// Training is what a training loop needs of a trainer: steps on the two
+// losses nn declares (the policy-value loss of a Batch, PPO's loss of a
+// PPOBatch), evaluation, the learning rate's schedule and the state to save.
+// Every method takes targets and returns statistics: a back-end keeping its
+// tensors elsewhere (a GPU, another process) computes the losses where the
+// tensors are. *Trainer implements it.
 type Training interface {
-	// Step takes one optimizer step on a batch.
+	// Step takes one optimizer step on the policy-value loss of a batch.
 	Step(b Batch) StepStats
-	// Evaluate returns the loss on a batch without training.
+	// StepPPO takes one optimizer step on PPO's loss.
+	StepPPO(b PPOBatch, l PPOLoss) PPOStats
+	// Evaluate returns the policy-value loss on a batch without training.
 	Evaluate(b Batch) LossStats
-	// Checkpoint returns the state to save.
+	// SetSchedule replaces the learning-rate schedule; the step count
+	// carries on.
+	SetSchedule(s Schedule) error
+	// Checkpoint returns the state to save: the network, step count and
+	// optimizer state.
 	Checkpoint() *Checkpoint
+	// Close releases the trainer's resources; it must not be used after.
+	Close()
+}
+
+// Runner is an optional ability of a Training: running host-side work (a
+// training loop's gathering of minibatch rows) on the trainer's threads,
+// which are idle between steps. Callers detect it with a type assertion and
+// run the units themselves without it; see Trainer.Run.
+type Runner interface {
+	Run(units int, f func(unit int))
 }
 
 var (
 	_ Model     = (*Net)(nil)
 	_ Inference = (*Predictor)(nil)
 	_ Training  = (*Trainer)(nil)
+	_ Runner    = (*Trainer)(nil)
 )

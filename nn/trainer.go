@@ -78,6 +78,7 @@ type Trainer struct {
 	opt   optJob
 	pack  packJob
 	parts []float64
+	ppo   *ppoLoss // StepPPO's loss, made by its first call
 }
 
 // packJob packs, one unit per operation, the weight matrix of each Linear

@@ -52,6 +52,17 @@ func (l *learner) lrAt(progress float64) float64 {
 	return o.LR
 }
 
+// newTraining returns a trainer resumed from ck: the place where train
+// picks the network back-end (nn's pure-Go Trainer); the loops hold it as an
+// nn.Training.
+func newTraining(ck *nn.Checkpoint, tc nn.TrainConfig, maxBatch int) (nn.Training, error) {
+	t, err := nn.NewTrainerFrom(ck, tc, maxBatch)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // trainStats are one iteration's mean losses and its last learning rate.
 type trainStats struct{ policy, value, lr float64 }
 
@@ -74,7 +85,7 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 	if o.ValueWeight == 0 {
 		tc.ValueWeight = 1e-12 // nn reads 0 as 1
 	}
-	t, err := nn.NewTrainerFrom(l.checkpoint(), tc, o.BatchSize)
+	t, err := newTraining(l.checkpoint(), tc, o.BatchSize)
 	if err != nil {
 		return trainStats{}, err
 	}

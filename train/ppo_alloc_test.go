@@ -53,11 +53,11 @@ func TestPPORolloutAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	l, n := s.loss, cfg.PPO.Minibatch
-	l.mask, l.act, l.oldLogp, l.oldValue = s.ro.mask[:n*s.ro.actions], s.ro.act[:n], s.ro.logp[:n], s.ro.value[:n]
-	l.adv, l.ret = s.ro.adv[:n], s.ro.ret[:n]
-	l.run = tr.Run // the loss's blocks on the trainer's threads, as update runs them
-	step := func() { tr.StepLoss(s.ro.obs, n, l.fn) }
+	n, a := cfg.PPO.Minibatch, s.ro.actions
+	b := nn.PPOBatch{Obs: s.ro.obs[:n*s.ro.dim], Mask: s.ro.mask[:n*a], Action: s.ro.act[:n], OldLogProb: s.ro.logp[:n],
+		OldValue: s.ro.value[:n], Advantage: s.ro.adv[:n], Return: s.ro.ret[:n], N: n}
+	loss := ppoLoss(cfg.PPO)
+	step := func() { tr.StepPPO(b, loss) }
 	step()
 	if a := testing.AllocsPerRun(10, step); a > 0 {
 		t.Errorf("a PPO gradient step allocates %v times", a)

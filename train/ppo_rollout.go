@@ -33,9 +33,8 @@ type ppoState struct {
 	finalRows []int
 	finalObs  []float32
 
-	loss *ppoLoss
-	mb   minibatch
-	tr   *nn.Trainer // the update's, made by the session's first iteration
+	mb minibatch
+	tr nn.Training // the update's, made by the session's first iteration
 
 	data *ppoLog // the games into dataset.dir, nil without
 }
@@ -44,6 +43,13 @@ type ppoState struct {
 type minibatch struct {
 	obs, mask, logp, value, adv, ret []float32
 	act                              []int32
+}
+
+// batch returns the first n rows (observations of width d, a actions) as
+// nn's PPO batch.
+func (m *minibatch) batch(n, d, a int) nn.PPOBatch {
+	return nn.PPOBatch{Obs: m.obs[:n*d], Mask: m.mask[:n*a], Action: m.act[:n],
+		OldLogProb: m.logp[:n], OldValue: m.value[:n], Advantage: m.adv[:n], Return: m.ret[:n], N: n}
 }
 
 // ppoTimes splits an iteration's time.
@@ -63,8 +69,7 @@ func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
 		return nil, fmt.Errorf("train: ppo: %w", err)
 	}
 	s := &ppoState{vec: vec, pred: r.net.NewPredictor(p.Games), threads: threads,
-		ro: newRollout(p.Games, p.Steps, vec.ObsDim(), vec.Actions()), actions: make([]int32, p.Games),
-		loss: newPPOLoss(p)}
+		ro: newRollout(p.Games, p.Steps, vec.ObsDim(), vec.Actions()), actions: make([]int32, p.Games)}
 	s.pred.SetThreads(threads)
 	s.oppGames = int(p.Pool.Share*float64(p.Games) + 0.5)
 	s.slot = make([]int, s.oppGames)
@@ -272,7 +277,7 @@ const gatherBlock = 512
 
 // update runs the PPO epochs over the rollout's trained moves with a
 // trainer of the run's network.
-func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
+func (s *ppoState) update(ctx context.Context, t nn.Training, cfg *Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
 	var st updateStats
 	ro, p := s.ro, cfg.PPO
 	idx := make([]int32, 0, len(ro.train))
@@ -288,11 +293,17 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 	per := (len(idx) + mb - 1) / mb
 	total := per * p.Epochs
 	d, a := ro.dim, ro.actions
-	l := s.loss
-	// The loss and the gathering of each minibatch run on the trainer's
-	// threads, in units cut by row counts alone.
-	l.run = t.Run
-	defer func() { l.run = nil }()
+	loss := ppoLoss(p)
+	// The gathering of each minibatch runs on the trainer's threads when it
+	// offers them (nn.Runner), in units cut by row counts alone.
+	run := func(units int, f func(unit int)) {
+		for u := range units {
+			f(u)
+		}
+	}
+	if r, ok := t.(nn.Runner); ok {
+		run = r.Run
+	}
 	var rows []int32
 	gather := func(u int) {
 		for j := u * gatherBlock; j < min((u+1)*gatherBlock, len(rows)); j++ {
@@ -312,7 +323,7 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 			}
 			rows = idx[lo:min(lo+mb, len(idx))]
 			n := len(rows)
-			t.Run((n+gatherBlock-1)/gatherBlock, gather)
+			run((n+gatherBlock-1)/gatherBlock, gather)
 			var sum, sq float64
 			for _, v := range s.mb.adv[:n] {
 				sum += float64(v)
@@ -325,20 +336,18 @@ func (s *ppoState) update(ctx context.Context, t *nn.Trainer, cfg *Config, rng *
 					s.mb.adv[j] = float32((float64(s.mb.adv[j]) - mean) / (sd + 1e-8))
 				}
 			}
-			l.mask, l.act, l.oldLogp, l.oldValue = s.mb.mask[:n*a], s.mb.act[:n], s.mb.logp[:n], s.mb.value[:n]
-			l.adv, l.ret = s.mb.adv[:n], s.mb.ret[:n]
-			ss := t.StepLoss(s.mb.obs, n, l.fn)
-			st.policy += l.policy
-			st.value += l.value
-			st.entropy += l.entropy
-			st.kl += l.kl
-			st.clipFrac += l.clipFrac
+			ss := t.StepPPO(s.mb.batch(n, d, a), loss)
+			st.policy += ss.Policy
+			st.value += ss.Value
+			st.entropy += ss.Entropy
+			st.kl += ss.KL
+			st.clipFrac += ss.ClipFrac
 			st.lr = ss.LR
 			st.steps++
 			if bar != nil {
 				bar(st.steps, total)
 			}
-			if p.TargetKL > 0 && l.kl > p.TargetKL {
+			if p.TargetKL > 0 && ss.KL > p.TargetKL {
 				stop = true
 				break
 			}

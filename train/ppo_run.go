@@ -157,7 +157,7 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 		// The session's trainer, kept from one iteration to the next (its
 		// optimizer state is the learner's: only the rate changes), so
 		// that its buffers are not made again every iteration.
-		tr, err := nn.NewTrainerFrom(r.learn.checkpoint(), nn.TrainConfig{
+		tr, err := newTraining(r.learn.checkpoint(), nn.TrainConfig{
 			Optimizer: nn.AdamW{WeightDecay: o.WeightDecay},
 			Schedule:  sched,
 			ClipNorm:  o.GradClip, Threads: s.threads,
