@@ -16,14 +16,14 @@ import (
 // games in progress, the rollout buffers and the opponent pool.
 type ppoState struct {
 	vec     *env.Vec
-	pred    *nn.Predictor
+	pred    nn.Inference
 	ro      *rollout
 	actions []int32
 	threads int
 
 	pool      []int // snapshot iterations, oldest first
 	poolNets  []*nn.Net
-	poolPreds []*nn.Predictor
+	poolPreds []nn.Inference
 	oppGames  int    // games [0, oppGames) play a snapshot when the pool is not empty
 	slot      []int  // each opponent game's snapshot (index into pool)
 	seat      []int8 // the learner's seat in each opponent game
@@ -68,9 +68,8 @@ func (r *run) newPPOState(it int, pool []int) (*ppoState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: ppo: %w", err)
 	}
-	s := &ppoState{vec: vec, pred: r.net.NewPredictor(p.Games), threads: threads,
+	s := &ppoState{vec: vec, pred: r.net.NewInference(p.Games, threads), threads: threads,
 		ro: newRollout(p.Games, p.Steps, vec.ObsDim(), vec.Actions()), actions: make([]int32, p.Games)}
-	s.pred.SetThreads(threads)
 	s.oppGames = int(p.Pool.Share*float64(p.Games) + 0.5)
 	s.slot = make([]int, s.oppGames)
 	s.seat = make([]int8, s.oppGames)
@@ -113,7 +112,7 @@ func (s *ppoState) setPool(r *run, pool []int) error {
 		have[it] = s.poolNets[k]
 	}
 	nets := make([]*nn.Net, len(pool))
-	preds := make([]*nn.Predictor, len(pool))
+	preds := make([]nn.Inference, len(pool))
 	for k, it := range pool {
 		net := have[it]
 		if net == nil {
@@ -123,7 +122,7 @@ func (s *ppoState) setPool(r *run, pool []int) error {
 			}
 		}
 		nets[k] = net
-		preds[k] = net.NewPredictor(max(s.oppGames, 1))
+		preds[k] = net.NewInference(max(s.oppGames, 1), 1)
 	}
 	s.pool, s.poolNets, s.poolPreds = append([]int(nil), pool...), nets, preds
 	s.rows = make([][]int, len(pool))
