@@ -1,14 +1,8 @@
 package evaluate
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/urim-rl/urim/agents"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -93,43 +87,6 @@ func TestValidateStartsNoEngine(t *testing.T) {
 	cfg.Agents = PlayersFromSpecs([]string{"random", "external:cmd='/nonexistent/engine'"})
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("Validate built the external engine: %v", err)
-	}
-}
-
-// TestShippedConfigs parses every tournament config under configs/ (those
-// with agents; the training configs of urim train share the folder) whose
-// agents are all registered (the classical agents may not be built into this
-// test binary).
-func TestShippedConfigs(t *testing.T) {
-	// Paths inside configs (checkpoints, stores) are relative to the
-	// repository's root, where the README runs them.
-	t.Chdir("..")
-	files, _ := filepath.Glob("configs/*.yaml")
-	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil && !regexp.MustCompile(`(?m)^agents:`).Match(data) {
-			t.Logf("%s: skipped: not a tournament config (no agents)", f)
-			continue
-		}
-		cfg, err := LoadConfig(f)
-		var ce *ConfigError
-		if errors.As(err, &ce) && strings.HasPrefix(ce.Key, "agents[") && errors.Is(err, agents.ErrSpec) &&
-			strings.Contains(err.Error(), "unknown agent") {
-			t.Logf("%s: skipped: %v", f, err)
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		if len(cfg.Pairings()) == 0 {
-			t.Errorf("%s: no pairings", f)
-		}
-	}
-	if len(files) == 0 {
-		t.Fatal("no configs found")
-	}
-	if _, err := LoadConfig("no/such/file.yaml"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("missing file: %v", err)
 	}
 }
 

@@ -105,20 +105,6 @@ func mustMarshal(t *testing.T, c Config) []byte {
 	return b
 }
 
-// TestShippedConfigsAreValid checks every training config in configs/.
-func TestShippedConfigsAreValid(t *testing.T) {
-	for _, name := range []string{"tiny.yaml", "quickstart.yaml", "urim.yaml", "urim7.yaml", "oware.yaml"} {
-		path := filepath.Join("..", "configs", name)
-		if _, err := os.Stat(path); err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if _, err := LoadConfig(path, nil); err != nil {
-			t.Errorf("%v", err)
-		}
-	}
-}
-
 // TestDocsListEveryKey checks that docs/config.md documents every key path
 // of the schema.
 func TestDocsListEveryKey(t *testing.T) {
