@@ -2,11 +2,11 @@ package nn
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/cputime"
 )
 
 // Benchmarks of the default network (mlp 3×256, compact encoding of urim);
@@ -70,12 +70,8 @@ func BenchmarkTrainStepResMLPNorm(b *testing.B) {
 	}
 }
 
-// cpuTime returns the process's CPU time: on a loaded machine it measures
-// the work better than the wall clock.
+// cpuTime returns the process's CPU time (0 where it cannot be read).
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }

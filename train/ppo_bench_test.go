@@ -4,9 +4,10 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/urim-rl/urim/internal/cputime"
 )
 
 // BenchmarkPPOIteration runs PPO iterations of the default config
@@ -77,11 +78,9 @@ func benchPPO(b *testing.B, file string, extra ...string) {
 	b.ReportMetric(steps/cpu, "env-steps/cpu-s")
 }
 
-// processCPU returns the process's user and system CPU time.
+// processCPU returns the process's user and system CPU time (0 where it
+// cannot be read).
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/urim-rl/urim/internal/cputime"
 )
 
 // benchShape is one product of a 3×256 MLP on the compact encoding (input
@@ -166,9 +168,9 @@ func BenchmarkElementwise(b *testing.B) {
 // cpuTimed runs loop and returns the CPU time the process used meanwhile
 // (0 where the platform cannot tell).
 func cpuTimed(b *testing.B, loop func()) time.Duration {
-	t0, ok0 := processCPU()
+	t0, ok0 := cputime.Process()
 	loop()
-	t1, ok1 := processCPU()
+	t1, ok1 := cputime.Process()
 	if !ok0 || !ok1 {
 		return 0
 	}
