@@ -3,9 +3,9 @@ package env
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/urim-rl/urim/internal/atomicfile"
 	"github.com/urim-rl/urim/internal/numpy"
 )
 
@@ -65,24 +65,13 @@ func (v *Vec) WriteNPZ(w io.Writer) error {
 	return nil
 }
 
-// SaveNPY writes every tensor to its own file dir/NAME.npy, creating dir if
-// needed.
+// SaveNPY writes every tensor to its own file dir/NAME.npy, each atomically
+// (internal/atomicfile), creating dir if needed.
 func (v *Vec) SaveNPY(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("env: saving the batch: %w", err)
-	}
 	for _, name := range v.TensorNames() {
 		path := filepath.Join(dir, name+".npy")
-		f, err := os.Create(path)
-		if err != nil {
+		if err := atomicfile.WriteMkdir(path, func(w io.Writer) error { return v.WriteNPY(w, name) }); err != nil {
 			return fmt.Errorf("env: saving the batch: %w", err)
-		}
-		err = v.WriteNPY(f, name)
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("env: saving %s: %w", path, cerr)
-		}
-		if err != nil {
-			return err
 		}
 	}
 	return nil

@@ -9,10 +9,11 @@ import (
 
 // MaskedSoftmax writes into p the softmax of logits/temp over the legal
 // actions and 0 for the others: illegal actions get exactly nothing. temp
-// must be positive. It is the one softmax of the search's priors, the
-// neural agent's sampling and the training loops' policies; it allocates
-// nothing, and its exponential (expNeg) is within 2e-7 relative of
-// math.Exp's.
+// must be positive. It is the softmax of the search's priors, the neural
+// agent's sampling and the policies the training loops record (the losses
+// build theirs in float64 on MaskedExp, and PPO samples its moves in float64
+// too); it allocates nothing, and its exponential (expNeg) is within 2e-7
+// relative of math.Exp's.
 func MaskedSoftmax(p, logits []float32, legal env.Mask, temp float32) {
 	top := float32(math.Inf(-1))
 	for m := legal; m != 0; m &= m - 1 {

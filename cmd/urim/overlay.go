@@ -11,11 +11,12 @@ import (
 )
 
 // overlayFlags lays the flags given on the command line over a config read
-// from a file, the one way every command does it: for each flag the user
-// set that keys maps to a config key, the value the flags wrote into src (a
-// config of dst's type, bound to the flags) is applied to dst with
-// internal/config.Set, as train's --set KEY=VALUE would. Flags left at
-// their defaults do not touch dst, so the file's keys stand.
+// from a file (urim eval, urim selfplay): for each flag the user set that
+// keys maps to a config key, the value the flags wrote into src (a config of
+// dst's type, bound to the flags) is applied to dst with internal/config.Set,
+// as train's --set KEY=VALUE is (and train's shortcut flags, which become
+// --set overrides). Flags left at their defaults do not touch dst, so the
+// file's keys stand.
 func overlayFlags(fs *flag.FlagSet, dst, src any, keys map[string]string) error {
 	var given []string
 	fs.Visit(func(f *flag.Flag) {

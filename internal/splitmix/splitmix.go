@@ -1,6 +1,6 @@
-// Package splitmix holds the SplitMix64 finaliser, the one seed mixer of
-// the module: the environment's openings, the evaluator's game and agent
-// seeds and the agents' generators all derive their seeds through it.
+// Package splitmix holds the SplitMix64 finaliser, the seed mixer of the
+// environment's openings, the evaluator's game and agent seeds, the
+// datasets' game seeds and the agents' generators.
 package splitmix
 
 // Mix is the SplitMix64 finaliser of x plus the golden-ratio increment: a
