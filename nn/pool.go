@@ -30,14 +30,17 @@ func newPool(threads int) *pool {
 	if p.threads > 1 {
 		p.wake = make(chan struct{})
 		for i := 1; i < p.threads; i++ {
-			go p.worker()
+			go p.worker(p.wake)
 		}
 	}
 	return p
 }
 
-func (p *pool) worker() {
-	for range p.wake {
+// worker runs units when woken until the pool closes. It takes the channel
+// as an argument: a worker that starts after close (one never woken) must not
+// read the field close clears.
+func (p *pool) worker(wake <-chan struct{}) {
+	for range wake {
 		p.drain()
 		p.wg.Done()
 	}
