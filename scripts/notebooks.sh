@@ -51,20 +51,42 @@ go run ./cmd/urim dataset verify --quiet "$data"
 
 export URIM_DATASET="$data"
 export URIM_METRICS="${URIM_METRICS:-$PWD/notebooks/sample_metrics.csv}"
-export MPLBACKEND=Agg
+# No MPLBACKEND: under nbclient the kernel's inline backend puts each figure in
+# the notebook as an image/png output (Agg would draw nothing into it).
+unset MPLBACKEND
 export PYDEVD_DISABLE_FILE_VALIDATION=1
 "$PY" - "$work" notebooks/*.ipynb <<'PY'
-import os, sys, time
+import os, re, sys, time
 import nbformat
 from nbclient import NotebookClient
 
+# A cell that makes a figure must show it: a notebook run that draws nothing
+# (a non-inline backend, a figure never displayed) fails here.
+FIGURE = re.compile(r"\b(plt\.(subplots|figure|plot|hist|bar|imshow)|\.plot(\.\w+)?)\(")
+
+def missing_figures(nb):
+    bad = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or not FIGURE.search(cell.source):
+            continue
+        if not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            bad.append(i)
+    return bad
+
 out = sys.argv[1]
+failed = []
 for path in sys.argv[2:]:
     t0 = time.time()
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": os.path.dirname(path)}}).execute()
     nbformat.write(nb, os.path.join(out, os.path.basename(path)))
-    print(f"notebooks.sh: {path} ran in {time.time() - t0:.1f}s")
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
+    print(f"notebooks.sh: {path} ran in {time.time() - t0:.1f}s, {images} figure(s)")
+    for i in missing_figures(nb):
+        failed.append(f"{path}: cell {i} makes a figure but its output holds no image")
+for f in failed:
+    print("notebooks.sh:", f, file=sys.stderr)
+sys.exit(1 if failed else 0)
 PY
 echo "notebooks.sh: all notebooks ran"
