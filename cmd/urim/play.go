@@ -23,9 +23,10 @@ func init() {
 		long: `Plays a game in the terminal. The board is drawn with North's row on top,
 right to left, and South's row below, left to right, so seeds are sown
 counter-clockwise. South's pits are lettered a-f from the left, North's A-F
-from the right; each player types the letter of one of its own pits (either
-case), or its action number 0-5 as in 'urim replay'. A bad move is refused
-with the reason and asked for again. 'help' explains, 'quit' stops.
+from the right; each player types the letter of one of its own pits as it is
+drawn (a letter of the other row is refused, not taken for the pit below or
+above it), or its action number 0-5 as in 'urim replay'. A bad move is
+refused with the reason and asked for again. 'help' explains, 'quit' stops.
 
 With --opponent human (the default) two people share the terminal. Any agent
 spec plays the other side against you; --side chooses yours. When the game
@@ -267,9 +268,15 @@ func (p *playSession) parseMove(text string) (int, error) {
 	mover := p.s.ToMove()
 	a := -1
 	if len(text) == 1 {
-		c := strings.ToLower(text)[0]
-		if c >= 'a' && c < 'a'+byte(n) {
-			a = int(c - 'a')
+		c := text[0]
+		switch {
+		case c >= p.letter[mover] && c < p.letter[mover]+byte(n):
+			a = int(c - p.letter[mover])
+		case c >= p.letter[1-mover] && c < p.letter[1-mover]+byte(n):
+			// The other side's label on the board: refuse rather than
+			// play the mover's pit of the same letter in the other case.
+			return 0, fmt.Errorf("%s is %s's pit; %s plays its own pits %c-%c (legal now: %s)",
+				text, sideName(1-mover), sideName(mover), p.letter[mover], p.letter[mover]+byte(n-1), p.legalLetters())
 		}
 	}
 	if a < 0 {
@@ -316,24 +323,26 @@ func (p *playSession) played(ev agents.MoveEvent) error {
 		msg += fmt.Sprintf(" and captures %d", got)
 	}
 	if ev.Search != nil && !p.human[mover] {
-		msg += searchNote(*ev.Search)
+		msg += searchNote(*ev.Search, sideName(mover))
 	}
 	fmt.Fprintln(p.out, msg+".")
 	p.draw()
 	return nil
 }
 
-// searchNote summarises an agent's search in a few words.
-func searchNote(info agents.SearchInfo) string {
+// searchNote summarises an agent's search in a few words. The value is the
+// searcher's own (SearchInfo.Value is for the player who moved), so the
+// note names that side.
+func searchNote(info agents.SearchInfo, side string) string {
 	var visits int
 	for _, v := range info.Visits {
 		visits += v
 	}
 	if visits > 0 {
-		return fmt.Sprintf("; value %+.2f after %d simulations", info.Value, info.Depth)
+		return fmt.Sprintf("; value %+.2f for %s after %d simulations", info.Value, side, info.Depth)
 	}
 	if info.Depth > 0 {
-		return fmt.Sprintf("; value %+g at depth %d", info.Value, info.Depth)
+		return fmt.Sprintf("; value %+g for %s at depth %d", info.Value, side, info.Depth)
 	}
 	return ""
 }
@@ -384,7 +393,7 @@ func (p *playSession) help() {
 	n := p.g.PitsPerRow()
 	r := p.g.Rules()
 	fmt.Fprintf(p.out, `Each turn, type one of your own pits: South's are a-%c from the left of the
-bottom row, North's A-%c from the right of the top row (either case), or the
+bottom row, North's A-%c from the right of the top row, as drawn, or the
 action number 0-%d. The seeds are sown one by one counter-clockwise. A last
 seed that makes %s in the opponent's row captures that pit, and the pits
 before it holding %s too. 'quit' stops. Full rules: urim rules %s.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -148,5 +149,39 @@ func TestPlayBadFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("play %q: exit %d, stderr %q; want exit 2 and %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestPlayRefusesTheOtherRowsLetter: the letters on screen name pits, so
+// South typing North's A (or North typing South's a) is refused with the
+// pits the mover may play, and nothing is played.
+func TestPlayRefusesTheOtherRowsLetter(t *testing.T) {
+	code, out, errs := playScript(t, "A\nc\na\nB\nquit\n")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	mustContain(t, out,
+		"A is North's pit; South plays its own pits a-f (legal now: a b c d e f). Try again.",
+		"South plays c (3 seeds).",
+		"a is South's pit; North plays its own pits A-F (legal now: A B C D E F). Try again.",
+		"North plays B (3 seeds).",
+		"Moves: urim replay --rules urim --moves 2,1\n",
+	)
+	if strings.Contains(out, "South plays a") {
+		t.Errorf("South's a was played for North's A:\n%s", out)
+	}
+}
+
+// TestPlaySearchValueNamesItsSide: an agent's value is its own, and the
+// move line says whose it is.
+func TestPlaySearchValueNamesItsSide(t *testing.T) {
+	_, out, _ := playScript(t, "c\n", "--opponent", "mcts:sims=50", "--seed", "3")
+	mustContain(t, out, "North (mcts:sims=50) plays ")
+	if !regexp.MustCompile(`; value [+-]\d\.\d\d for North after 50 simulations\.`).MatchString(out) {
+		t.Errorf("the agent's value does not say whose it is:\n%s", out)
+	}
+	_, out, _ = playScript(t, "", "--opponent", "alphabeta:depth=3", "--side", "north", "--seed", "3")
+	if !regexp.MustCompile(`; value [+-]\d+ for South at depth 3\.`).MatchString(out) {
+		t.Errorf("alpha-beta's value does not say whose it is:\n%s", out)
 	}
 }
