@@ -38,15 +38,16 @@ type Config struct {
 	// thermometer.
 	Encoding string `yaml:"encoding"`
 
-	Network    Network    `yaml:"network"`
-	Search     Search     `yaml:"search"`
-	SelfPlay   SelfPlay   `yaml:"selfplay"`
-	Replay     Replay     `yaml:"replay"`
-	Optimizer  Optimizer  `yaml:"optimizer"`
-	Evaluation Evaluation `yaml:"evaluation"`
-	Stop       Stop       `yaml:"stop"`
-	Dataset    Dataset    `yaml:"dataset"`
-	PPO        PPO        `yaml:"ppo"`
+	Network     Network     `yaml:"network"`
+	Search      Search      `yaml:"search"`
+	SelfPlay    SelfPlay    `yaml:"selfplay"`
+	Replay      Replay      `yaml:"replay"`
+	Optimizer   Optimizer   `yaml:"optimizer"`
+	Evaluation  Evaluation  `yaml:"evaluation"`
+	Stop        Stop        `yaml:"stop"`
+	Checkpoints Checkpoints `yaml:"checkpoints"`
+	Dataset     Dataset     `yaml:"dataset"`
+	PPO         PPO         `yaml:"ppo"`
 
 	// Output is the run directory; a relative path is relative to the
 	// current directory.
@@ -219,6 +220,20 @@ type Stop struct {
 	Time       Duration `yaml:"time"`
 }
 
+// Checkpoints says which iteration checkpoints (checkpoints/iter-NNNN.ckpt)
+// a run keeps once an iteration is committed. Whatever the settings, the
+// last completed iteration's (resume starts from it), the best network's
+// (gating plays against it) and PPO's opponent-pool snapshots stay, beside
+// latest.ckpt and best.ckpt; the rest are deleted.
+type Checkpoints struct {
+	// KeepLast keeps the newest KeepLast iterations' checkpoints (at least
+	// 1: the last completed one).
+	KeepLast int `yaml:"keep_last"`
+	// KeepEvery also keeps every iteration that is a multiple of it (0:
+	// none; 1: every checkpoint, nothing is deleted).
+	KeepEvery int `yaml:"keep_every"`
+}
+
 // Dataset writes the run's self-play as a dataset (docs/dataset.md), the
 // format of urim selfplay: every fully searched move's position, mask,
 // visit distribution, root value and outcome.
@@ -286,9 +301,10 @@ func Default() Config {
 			WeightDecay: 1e-4, GradClip: 1, ValueWeight: 1, SamplesPerPosition: 4},
 		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy"}, Games: 40, OpeningPlies: 4,
 			Gating: Gating{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, MaxGames: 400}},
-		Stop:   Stop{Iterations: 20},
-		PPO:    DefaultPPO(),
-		Output: "runs/train",
-		Seed:   1,
+		Stop:        Stop{Iterations: 20},
+		Checkpoints: Checkpoints{KeepLast: 5, KeepEvery: 10},
+		PPO:         DefaultPPO(),
+		Output:      "runs/train",
+		Seed:        1,
 	}
 }

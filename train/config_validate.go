@@ -120,6 +120,8 @@ func (c *Config) Validate() error {
 		c.checkEvaluation(game),
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
+		intRange("checkpoints.keep_last", c.Checkpoints.KeepLast, 1, 1<<30),
+		intRange("checkpoints.keep_every", c.Checkpoints.KeepEvery, 0, 1<<30),
 		c.checkDataset(),
 		c.checkPPO(),
 		intRange("workers", c.Workers, 0, 1024),

@@ -222,6 +222,9 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 	if err := s.setPool(r, pool); err != nil {
 		return nil, err
 	}
+	if err := pruneCheckpoints(r.dir, st, cfg.Checkpoints, pool); err != nil {
+		fmt.Fprintf(r.log, "train: %v\n", err)
+	}
 	if _, err := WritePlots(r.dir, r.table); err != nil {
 		fmt.Fprintf(r.log, "train: %v\n", err)
 	}

@@ -298,7 +298,8 @@ func configDiff(a, b []byte) string {
 	}
 	ca.Stop, cb.Stop = Stop{}, Stop{}
 	ca.Workers, cb.Workers = 0, 0
-	ca.Output, cb.Output = "", "" // the run directory may have moved
+	ca.Checkpoints, cb.Checkpoints = Checkpoints{}, Checkpoints{} // retention changes no result
+	ca.Output, cb.Output = "", ""                                 // the run directory may have moved
 	var diffs []string
 	ma, mb := topLevel(ca), topLevel(cb)
 	for _, k := range sortedKeys(typeOfConfig) {
@@ -400,6 +401,9 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 	r.st = st
 	if prevReplay != "" && prevReplay != replay {
 		_ = os.Remove(filepath.Join(r.dir, prevReplay))
+	}
+	if err := pruneCheckpoints(r.dir, st, cfg.Checkpoints, nil); err != nil {
+		fmt.Fprintf(r.log, "train: %v\n", err)
 	}
 	if _, err := WritePlots(r.dir, r.table); err != nil {
 		fmt.Fprintf(r.log, "train: %v\n", err)

@@ -49,8 +49,9 @@ docs/config.md; configs/quickstart.yaml takes under 10 minutes here; without
 --config, the built-in copy of configs/quickstart.yaml is used) and
 writes everything to the run directory (output: in the config): the effective
 config.yaml, metrics.csv with one row per iteration, losses.png, elo.png and
-speed.png, checkpoints/latest.ckpt, best.ckpt and one per iteration, the
-replay buffer, a sample of self-play games and every evaluation game.
+speed.png, checkpoints/latest.ckpt, best.ckpt and the iteration checkpoints
+that checkpoints.keep_last and keep_every keep, the replay buffer, a sample
+of self-play games and every evaluation game.
 
 Each iteration plays games with the lock-step PUCT search, trains on the
 replay buffer, saves a checkpoint and, every evaluation.every iterations,
@@ -60,7 +61,7 @@ an iteration is committed at its end, so a run stopped by Ctrl-C or killed
 continues from its last completed iteration with --resume (the config's
 output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
-stop and workers, which may change.
+stop, checkpoints and workers, which may change.
 
 With algorithm: ppo the network is trained instead by PPO self-play on the
 vectorized environment (docs/ppo.md; configs/ppo-quickstart.yaml takes about
