@@ -6,11 +6,13 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/urim-rl/urim/internal/atomicfile"
 )
@@ -26,56 +28,92 @@ func points(x, y []float64) plotter.XYs {
 	return out
 }
 
+// panel is one quantity of a tiled figure: a column of metrics.csv drawn
+// against the iteration, titled by what it is (no legend to hide a curve).
+type panel struct {
+	col, title, ylabel string
+}
+
+// lossPanels are losses.png's quantities, AlphaZero's and PPO's (a run
+// has the columns of one of them; the others are left out).
+var lossPanels = []panel{
+	{"policy_loss", "Policy loss", "loss"},
+	{"value_loss", "Value loss", "loss"},
+	{"entropy", "Policy entropy", "nats"},
+	{"kl", "KL of the policy, before to after training", "nats"},
+	{"approx_kl", "Approximate KL per update", "nats"},
+	{"clip_frac", "Clip fraction", "share of moves"},
+	{"explained_var", "Explained variance of the value", "share of variance"},
+	{"lr", "Learning rate", "rate"},
+}
+
+// speedPanels are speed.png's quantities.
+var speedPanels = []panel{
+	{"positions_per_s", "Self-play (AlphaZero)", "positions/s"},
+	{"steps_per_s", "Training (AlphaZero)", "steps/s"},
+	{"env_steps_per_s", "Rollout and update (PPO)", "environment steps/s"},
+}
+
 // WritePlots draws losses.png, elo.png and speed.png in dir from the metrics
 // table alone (so they can be redrawn from metrics.csv), and returns their
-// paths. A plot with nothing to show yet is skipped.
+// paths. losses.png and speed.png hold one panel per quantity the run
+// records; a plot with nothing to show yet is skipped.
 func WritePlots(dir string, t *Table) ([]string, error) {
 	it := t.Column("iteration")
 	var paths []string
-	save := func(name string, p *plot.Plot) error {
+	save := func(name string, w, h vg.Length, paint func(dc draw.Canvas)) error {
 		path := filepath.Join(dir, name)
-		wt, err := p.WriterTo(7*vg.Inch, 4*vg.Inch, "png")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteMkdir(path, func(w io.Writer) error {
-			_, err := wt.WriteTo(w)
+		img := vgimg.New(w, h)
+		dc := draw.New(img)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		paint(dc)
+		if err := atomicfile.WriteMkdir(path, func(out io.Writer) error {
+			_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(out)
 			return err
 		}); err != nil {
-			return err
+			return fmt.Errorf("train: plot: %w", err)
 		}
 		paths = append(paths, path)
 		return nil
 	}
-	lines := func(title, ylabel string, cols ...string) (*plot.Plot, bool) {
-		p := plot.New()
-		p.Title.Text = title
-		p.X.Label.Text = "iteration"
-		p.Y.Label.Text = ylabel
-		p.Add(plotter.NewGrid())
-		found := false
-		var args []any
-		for _, c := range cols {
-			if pts := points(it, t.Column(c)); len(pts) > 0 {
-				args = append(args, c, pts)
-				found = true
+	for _, f := range []struct {
+		name   string
+		panels []panel
+	}{{"losses.png", lossPanels}, {"speed.png", speedPanels}} {
+		var plots []*plot.Plot
+		for _, pn := range panelsOf(t, f.panels) {
+			if p := linePanel(it, t.Column(pn.col), pn); p != nil {
+				plots = append(plots, p)
 			}
 		}
-		if found {
-			if err := plotutil.AddLinePoints(p, args...); err != nil {
-				return nil, false
+		if len(plots) == 0 {
+			continue
+		}
+		rows, cols := tiling(len(plots))
+		grid := make([][]*plot.Plot, rows)
+		for r := range grid {
+			grid[r] = make([]*plot.Plot, cols)
+			for c := range grid[r] {
+				if k := r*cols + c; k < len(plots) {
+					grid[r][c] = plots[k]
+				}
 			}
 		}
-		return p, found
-	}
-	if p, ok := lines("Training losses", "loss", "policy_loss", "value_loss", "entropy"); ok {
-		if err := save("losses.png", p); err != nil {
-			return paths, fmt.Errorf("train: plot: %w", err)
-		}
-	}
-	if p, ok := lines("Self-play speed", "positions (PPO: environment steps) per second", "positions_per_s", "env_steps_per_s"); ok {
-		if err := save("speed.png", p); err != nil {
-			return paths, fmt.Errorf("train: plot: %w", err)
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 6 * vg.Millimeter, PadY: 6 * vg.Millimeter,
+			PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
+		err := save(f.name, vg.Length(cols)*4.2*vg.Inch, vg.Length(rows)*2.8*vg.Inch, func(dc draw.Canvas) {
+			canvases := plot.Align(grid, tiles, dc)
+			for r := range grid {
+				for c, p := range grid[r] {
+					if p != nil {
+						p.Draw(canvases[r][c])
+					}
+				}
+			}
+		})
+		if err != nil {
+			return paths, err
 		}
 	}
 	elo, lo, hi := t.Column("elo"), t.Column("elo_lo95"), t.Column("elo_hi95")
@@ -106,9 +144,90 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 		line.Color = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
 		dots.Color = line.Color
 		p.Add(line, dots)
-		if err := save("elo.png", p); err != nil {
-			return paths, fmt.Errorf("train: plot: %w", err)
+		if err := save("elo.png", 7*vg.Inch, 4*vg.Inch, p.Draw); err != nil {
+			return paths, err
 		}
 	}
 	return paths, nil
+}
+
+// panelsOf returns the panels of those whose column t has, with a number.
+func panelsOf(t *Table, panels []panel) []panel {
+	it := t.Column("iteration")
+	var out []panel
+	for _, pn := range panels {
+		if len(points(it, t.Column(pn.col))) > 0 {
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+// tiling lays n panels out in rows of two, or of three past four panels.
+func tiling(n int) (rows, cols int) {
+	cols = min(n, 2)
+	if n > 4 {
+		cols = 3
+	}
+	return (n + cols - 1) / cols, cols
+}
+
+// linePanel plots column y against the iterations x, or returns nil when
+// the column is absent or holds no number.
+func linePanel(x, y []float64, pn panel) *plot.Plot {
+	pts := points(x, y)
+	if len(pts) == 0 {
+		return nil
+	}
+	p := plot.New()
+	p.Title.Text = pn.title
+	p.X.Label.Text = "iteration"
+	p.Y.Label.Text = pn.ylabel
+	p.Add(plotter.NewGrid())
+	p.Y.Tick.Marker = distinctTicks{}
+	line, dots, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return nil
+	}
+	line.Color = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	dots.Color, dots.Radius = line.Color, vg.Points(1.5)
+	p.Add(line, dots)
+	if lo, hi := yRange(pts); hi-lo < 1e-9*math.Max(1, math.Abs(hi)) {
+		// A constant (a fixed learning rate): a visible band around it.
+		p.Y.Min, p.Y.Max = lo-math.Max(math.Abs(lo)*0.1, 1e-6), hi+math.Max(math.Abs(hi)*0.1, 1e-6)
+	}
+	return p
+}
+
+// distinctTicks are gonum's default ticks, labelled with more digits when
+// the default labels of two ticks read the same (1.4 and 1.4 for 1.35 and
+// 1.4).
+type distinctTicks struct{}
+
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	seen := map[string]bool{}
+	dup := false
+	for _, t := range ts {
+		if t.Label != "" {
+			dup = dup || seen[t.Label]
+			seen[t.Label] = true
+		}
+	}
+	if dup {
+		for i := range ts {
+			if ts[i].Label != "" {
+				ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
+			}
+		}
+	}
+	return ts
+}
+
+func yRange(pts plotter.XYs) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, q := range pts {
+		lo, hi = math.Min(lo, q.Y), math.Max(hi, q.Y)
+	}
+	return lo, hi
 }
