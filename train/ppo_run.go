@@ -13,6 +13,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -236,8 +237,8 @@ func (r *run) ppoIteration(ctx context.Context, it int) (*Metrics, error) {
 // ppoSummaryLine is the one line printed per PPO iteration.
 func ppoSummaryLine(m *ppoMetrics) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "iter %d: %d env steps (%.0f/s; env %.2fs, forward %.2fs, update %.2fs), %d games",
-		m.Iteration, m.envSteps, m.envStepsPerS, m.envS, m.forwardS, m.backwardS, m.Games)
+	fmt.Fprintf(&b, "iter %d: %d env steps (%.0f/s; env %.2fs, forward %.2fs, update %.2fs), %s",
+		m.Iteration, m.envSteps, m.envStepsPerS, m.envS, m.forwardS, m.backwardS, progress.Count(m.Games, "games"))
 	if m.updateSteps > 0 {
 		fmt.Fprintf(&b, "; %d steps, loss policy %.3f value %.3f, entropy %.3f, KL %.4f, clip %.2f, expl.var %.2f",
 			m.updateSteps, m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL, m.clipFrac, m.explainedVar)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
 )
@@ -27,9 +28,10 @@ type Options struct {
 	Resume bool
 	// Log receives one summary line per iteration and notes; nil discards.
 	Log io.Writer
-	// Bars, when set, receives progress bars for self-play and training (a
-	// terminal); otherwise progress is logged as plain lines.
-	Bars io.Writer
+	// Progress is where self-play, training and evaluation report their
+	// progress (progress.To: bars on a terminal, plain lines otherwise);
+	// the zero Sink reports none.
+	Progress progress.Sink
 }
 
 // ErrRunExists is returned when starting a run in a directory that holds one.
@@ -282,7 +284,13 @@ func (r *run) resume(st State, effective []byte) error {
 		return err
 	}
 	r.st, r.base = st, st.ElapsedS
-	fmt.Fprintf(r.log, "train: resuming %s after iteration %d (%d positions in the replay buffer)\n", r.dir, st.Iteration, r.buf.Len())
+	if r.cfg.Algorithm == "ppo" {
+		// PPO keeps no replay buffer: each iteration learns from its own rollout.
+		fmt.Fprintf(r.log, "train: resuming %s after iteration %d\n", r.dir, st.Iteration)
+	} else {
+		fmt.Fprintf(r.log, "train: resuming %s after iteration %d (%s in the replay buffer)\n", r.dir, st.Iteration,
+			progress.Count(r.buf.Len(), "positions"))
+	}
 	return nil
 }
 
@@ -416,7 +424,8 @@ func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
 // summaryLine is the one line printed per iteration.
 func summaryLine(m *Metrics) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "iter %d: %d games, %d positions (%.0f/s), buffer %d", m.Iteration, m.Games, m.Positions, m.PositionsPerS, m.Buffer)
+	fmt.Fprintf(&b, "iter %d: %s, %s (%.0f/s), buffer %d", m.Iteration, progress.Count(m.Games, "games"),
+		progress.Count(m.Positions, "positions"), m.PositionsPerS, m.Buffer)
 	if m.Steps > 0 {
 		fmt.Fprintf(&b, "; %d steps (%.0f/s), loss policy %.3f value %.3f, entropy %.3f, KL %.4f",
 			m.Steps, m.StepsPerS, m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL)

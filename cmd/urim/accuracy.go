@@ -54,9 +54,7 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, Seed: *seed}
-			if !*quiet {
-				cfg.Progress = progress.Func(std.err, "accuracy", "positions")
-			}
+			cfg.Progress = progress.To(std.err, *quiet).Func("accuracy", "positions")
 			rep, err := evaluate.Accuracy(ctx, cfg)
 			if err != nil {
 				return err

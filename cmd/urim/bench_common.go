@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"text/tabwriter"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/urim-rl/urim/bench"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/progress"
@@ -28,20 +26,18 @@ func benchGames(list string) ([]*env.Game, error) {
 	return games, err
 }
 
-// benchBar returns a progress bar on w over total items, or a silent one.
-func benchBar(w io.Writer, quiet bool, total int, desc, items string) *progressbar.ProgressBar {
-	if quiet {
-		w = io.Discard
-	}
-	return progress.New(w, total, desc, items)
+// benchBar returns the progress of a benchmark on w over total items
+// (progress.To: a bar on a terminal, plain lines otherwise, none if quiet).
+func benchBar(w io.Writer, quiet bool, total int, desc, items string) *progress.Bar {
+	return progress.To(w, quiet).Bar(total, desc, items)
 }
 
 // barProgress adapts a bar to the harnesses' Progress callbacks.
-func barProgress(bar *progressbar.ProgressBar) func(done, total int) {
+func barProgress(bar *progress.Bar) func(done, total int) {
 	return func(done, total int) {
-		_ = bar.Set(done)
-		if done == total {
-			_ = bar.Finish()
+		bar.Set(done)
+		if done >= total {
+			bar.Finish()
 		}
 	}
 }

@@ -28,7 +28,7 @@ Examples:
 			duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
 			threads := fs.Int("threads", 1, "goroutines playing at once")
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress lines")
+			quiet := fs.Bool("quiet", false, "no progress bar")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
@@ -44,12 +44,14 @@ Examples:
 					return err
 				}
 				var rows []bench.EngineResult
-				for _, g := range games {
-					if !*quiet {
-						fmt.Fprintf(io.err, "bench engine: %s for %s on %d thread(s)...\n", g.Name(), *duration, *threads)
-					}
+				bar := benchBar(io.err, *quiet, len(games), "bench engine", "rules")
+				for i, g := range games {
+					bar.Describe(fmt.Sprintf("bench engine %s, %s on %d thread%s", g.Name(), *duration, *threads, plural(*threads)))
+					bar.Set(i)
 					rows = append(rows, bench.Playouts(g, *duration, *threads))
 				}
+				bar.Set(len(games))
+				bar.Finish()
 				if *asJSON {
 					return writeJSON(io.out, rows)
 				}

@@ -49,10 +49,7 @@ Examples:
 					}
 					return sum.WriteText(io.out)
 				}
-				var bar func(done, total int)
-				if !*quiet {
-					bar = progress.Func(io.err, "verify", "shards")
-				}
+				bar := progress.To(io.err, *quiet).Func("verify", "shards")
 				ctx, stop := interruptible()
 				defer stop()
 				rep, err := dataset.Verify(ctx, dir, bar)
@@ -70,8 +67,8 @@ Examples:
 						Complete  bool   `json:"complete"`
 					}{dir, true, rep.Shards, rep.Games, rep.Positions, rep.Bytes, rep.Complete})
 				}
-				fmt.Fprintf(io.out, "ok: %s: %d shards, %d games, %d positions, %d bytes; checksums, schema and replays agree\n",
-					dir, rep.Shards, rep.Games, rep.Positions, rep.Bytes)
+				fmt.Fprintf(io.out, "ok: %s: %s, %s, %s, %s; checksums, schema and replays agree\n", dir, progress.Count(rep.Shards, "shards"),
+					progress.Count(rep.Games, "games"), progress.Count(rep.Positions, "positions"), progress.Count(int(rep.Bytes), "bytes"))
 				if !rep.Complete {
 					fmt.Fprintf(io.out, "note: the dataset is incomplete (a run under way or interrupted: resume it with urim selfplay --resume)\n")
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -125,9 +126,7 @@ Examples:
 						return err
 					}
 				}
-				if !m.quiet {
-					cfg.Progress = evaluate.ProgressBar(io.err, "tournament")
-				}
+				cfg.Progress = progress.To(io.err, m.quiet).Func("tournament", "games")
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()

@@ -15,6 +15,7 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -172,9 +173,7 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 	if err := cfg.LoadRules(); err != nil {
 		return nil, usageErrorf("--%v", err)
 	}
-	if !m.quiet {
-		cfg.Progress = evaluate.ProgressBar(io.err, players[0].Label()+" vs "+players[1].Label())
-	}
+	cfg.Progress = progress.To(io.err, m.quiet).Func(players[0].Label()+" vs "+players[1].Label(), "games")
 	ctx, stop := interruptible()
 	defer stop()
 	defer agents.CloseExternalEngines()

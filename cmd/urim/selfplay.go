@@ -79,10 +79,7 @@ Examples:
 				if cfg.Out == "" {
 					return usageErrorf("give --out DIR (or out: in --config)")
 				}
-				var bar func(done, total int)
-				if !*quiet {
-					bar = progress.Func(io.err, "selfplay", "games")
-				}
+				bar := progress.To(io.err, *quiet).Func("selfplay", "games")
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()
@@ -146,13 +143,13 @@ func selfPlayJSON(cfg dataset.Config, res dataset.SelfPlayResult) selfPlaySummar
 // printSelfPlay prints the run's figures.
 func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
 	sum := selfPlayJSON(cfg, res)
-	fmt.Fprintf(io.out, "wrote %s: %d games, %d positions in %d shards, %.1f bytes per position\n",
-		sum.Out, sum.Games, sum.Positions, sum.Shards, float64(sum.Bytes)/float64(max(sum.Positions, 1)))
+	fmt.Fprintf(io.out, "wrote %s: %s, %s in %s, %.1f bytes per position\n", sum.Out, progress.Count(sum.Games, "games"),
+		progress.Count(sum.Positions, "positions"), progress.Count(sum.Shards, "shards"), float64(sum.Bytes)/float64(max(sum.Positions, 1)))
 	if sum.Resumed > 0 {
-		fmt.Fprintf(io.out, "resumed: %d games were already written, %d played now\n", sum.Resumed, sum.Played)
+		fmt.Fprintf(io.out, "resumed: %s already written, %d played now\n", progress.Count(sum.Resumed, "games"), sum.Played)
 	}
-	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %d workers; the agents alone: %.0f positions/s\n",
-		sum.PositionsPerSec, sum.Seconds, sum.Workers, sum.AgentPosPerSec)
+	fmt.Fprintf(io.out, "%.0f positions/s over %.2fs with %s; the agents alone: %.0f positions/s\n",
+		sum.PositionsPerSec, sum.Seconds, progress.Count(sum.Workers, "workers"), sum.AgentPosPerSec)
 	fmt.Fprintf(io.out, "time: agents %.2fs and recording %.2fs per worker; the writer %.2fs (its own goroutine)\n",
 		sum.AgentSeconds, sum.RecordSeconds, sum.WriterSeconds)
 }

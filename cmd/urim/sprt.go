@@ -4,10 +4,9 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 // sprtCommand is run as "urim eval sprt".
@@ -62,22 +61,16 @@ Examples:
 			if err := cfg.LoadRules(); err != nil {
 				return usageErrorf("--%v", err)
 			}
-			var bar *progressbar.ProgressBar
-			if !m.quiet {
-				bar = evaluate.NewBar(io.err, *maxGames, "sprt")
-				cfg.Progress = func(p evaluate.SPRTProgress) {
-					bar.Describe(fmt.Sprintf("sprt LLR %+.2f (%.2f, %.2f) +%d =%d -%d", p.LLR, p.Lower, p.Upper, p.Wins, p.Draws, p.Losses))
-					_ = bar.Set(p.Games)
-				}
+			bar := progress.To(io.err, m.quiet).Bar(*maxGames, "sprt", "games")
+			cfg.Progress = func(p evaluate.SPRTProgress) {
+				bar.Describe(fmt.Sprintf("sprt LLR %+.2f (%.2f, %.2f) +%d =%d -%d", p.LLR, p.Lower, p.Upper, p.Wins, p.Draws, p.Losses))
+				bar.Set(p.Games)
 			}
 			ctx, stop := interruptible()
 			defer stop()
 			defer agents.CloseExternalEngines()
 			res, err := evaluate.RunSPRT(ctx, cfg)
-			if bar != nil {
-				_ = bar.Exit()
-				fmt.Fprintln(io.err)
-			}
+			bar.Exit()
 			if err != nil && ctx.Err() != nil {
 				fmt.Fprintf(io.err, "urim eval sprt: interrupted before a decision; nothing was saved (the test keeps no store). "+
 					"Run the command again to start over.\n")

@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/signal"
 	"text/tabwriter"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/tablebase"
@@ -97,28 +94,25 @@ var tablebaseBuild = &command{
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			w := std.err
-			if *quiet {
-				w = io.Discard
-			}
-			var bar *progressbar.ProgressBar
+			sink := progress.To(std.err, *quiet)
+			var bar *progress.Bar
 			start := time.Now()
 			t, stats, err := tablebase.Build(ctx, g.Rules(), *k, tablebase.Options{Workers: *workers,
 				MemoryLimit: uint64(*memory * (1 << 30)),
 				Progress: func(p tablebase.Progress) {
 					if bar == nil {
-						bar = progress.New(w, int(p.Total), "", "positions")
+						bar = sink.Bar(int(p.Total), "", "positions")
 					}
 					bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
 					if p.LayerDone {
-						_ = bar.Set64(int64(p.Done))
+						bar.Set64(int64(p.Done))
 					}
 				}})
 			if err != nil {
 				return err
 			}
 			if bar != nil {
-				_ = bar.Finish()
+				bar.Finish()
 			}
 			solved := time.Since(start)
 			if err := t.Save(*out); err != nil {

@@ -3,13 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
-
-	"golang.org/x/term"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/configs"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -117,10 +115,7 @@ Examples:
 				if resume.dir != "" {
 					cfg.Output = resume.dir
 				}
-				opt := train.Options{Resume: resume.on, Log: io.err}
-				if f, ok := io.err.(*os.File); ok && !*quiet && term.IsTerminal(int(f.Fd())) {
-					opt.Bars = io.err
-				}
+				opt := train.Options{Resume: resume.on, Log: io.err, Progress: progress.To(io.err, *quiet)}
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()
