@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
@@ -51,11 +49,21 @@ Examples:
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := interruptible()
 			defer stop()
+			defer agents.CloseExternalEngines()
 			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, Seed: *seed}
-			cfg.Progress = progress.To(std.err, *quiet).Func("accuracy", "positions")
+			bar := progress.To(std.err, *quiet).Func("accuracy", "positions")
+			var scored atomic.Int64
+			cfg.Progress = func(done, total int) {
+				scored.Store(int64(done))
+				bar(done, total)
+			}
 			rep, err := evaluate.Accuracy(ctx, cfg)
+			if stoppedBy(ctx, err) {
+				return interruption{cmd: "urim eval accuracy", where: fmt.Sprintf("after %d of %d positions", scored.Load(), *positions),
+					saved: "nothing was saved (the score is reported at the end)", resume: "run the command again to start over"}.exit(std)
+			}
 			if err != nil {
 				return err
 			}

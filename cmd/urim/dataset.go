@@ -53,6 +53,10 @@ Examples:
 				ctx, stop := interruptible()
 				defer stop()
 				rep, err := dataset.Verify(ctx, dir, bar)
+				if stoppedBy(ctx, err) {
+					return interruption{cmd: "urim dataset verify", where: "before the end", saved: "verify changes nothing",
+						resume: "run it again to check the whole dataset"}.exit(io)
+				}
 				if err != nil {
 					return err
 				}

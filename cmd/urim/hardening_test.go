@@ -71,7 +71,7 @@ func TestInterruptedMessage(t *testing.T) {
 	var b bytes.Buffer
 	code := interrupted(&stdio{err: &b}, "urim eval", res, store)
 	if code != exitCode(130) || !strings.Contains(b.String(), "urim eval: interrupted after 0 finished games") ||
-		!strings.Contains(b.String(), "saved in "+store+"; run the same command again to resume") {
+		!strings.Contains(b.String(), "saved in "+store+".\nurim eval: run the same command again to resume") {
 		t.Errorf("%v: %s", code, b.String())
 	}
 	b.Reset()

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strings"
-	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
@@ -103,47 +99,6 @@ func (m *matchOptions) bind(fs *flag.FlagSet, games bool) {
 	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the openings and the agents")
 	fs.IntVar(&s.Workers, "workers", s.Workers, "games played at once (0: one per core)")
 	fs.BoolVar(&m.quiet, "quiet", false, "no progress bar")
-}
-
-// interruptible returns a context cancelled by Ctrl-C, so a long run stops
-// between games and still saves its store.
-// Ctrl-C also kills the external engines (which run in process groups of
-// their own, out of the terminal's reach), so no game waits for a reply.
-func interruptible() (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	var done atomic.Bool
-	go func() {
-		<-ctx.Done()
-		if !done.Load() {
-			agents.InterruptExternalEngines()
-		}
-	}()
-	return ctx, func() {
-		done.Store(true)
-		stop()
-	}
-}
-
-// interrupted reports a run stopped by Ctrl-C: how far it got, what was
-// saved and how to resume; the exit status is 130, as for a shell's
-// interrupted command.
-func interrupted(io *stdio, cmd string, res *evaluate.Result, store string) error {
-	played, reused := 0, 0
-	if res != nil {
-		played, reused = res.Played, res.Reused
-	}
-	fmt.Fprintf(io.err, "\n%s: interrupted after %d finished games", cmd, played)
-	if reused > 0 {
-		fmt.Fprintf(io.err, " (and %d reused from the store)", reused)
-	}
-	if store != "" {
-		fmt.Fprintf(io.err, ".\n%s: they are saved in %s; run the same command again to resume (stored games are not replayed).\n", cmd, store)
-	} else if cmd == "urim match" {
-		fmt.Fprintf(io.err, "; nothing was saved.\n%s: it keeps no games; 'urim eval --agents A,B --store FILE' plays the same games and keeps them, so that running it again resumes.\n", cmd)
-	} else {
-		fmt.Fprintf(io.err, "; nothing was saved.\n%s: give --store FILE to keep finished games, so that running the command again resumes.\n", cmd)
-	}
-	return exitCode(130)
 }
 
 // matchSummary is what urim match prints.

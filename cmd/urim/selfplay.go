@@ -87,7 +87,9 @@ Examples:
 				for _, f := range res.Removed {
 					fmt.Fprintf(io.err, "urim selfplay: removed %s, left by an interrupted run\n", f)
 				}
-				if err != nil {
+				if stoppedBy(ctx, err) {
+					res.Interrupted = true
+				} else if err != nil {
 					return err
 				}
 				if *asJSON {
@@ -98,8 +100,9 @@ Examples:
 					printSelfPlay(io, cfg, res)
 				}
 				if res.Interrupted {
-					fmt.Fprintf(io.err, "urim selfplay: interrupted with %d of %d games written; run again with --resume to finish\n", res.Manifest.Games, cfg.Games)
-					return exitCode(130)
+					return interruption{cmd: "urim selfplay", where: fmt.Sprintf("with %d of %d games written", res.Manifest.Games, cfg.Games),
+						saved:  "they are saved in " + cfg.Out,
+						resume: "run the same command again with --resume to finish the dataset"}.exit(io)
 				}
 				return nil
 			}

@@ -71,10 +71,9 @@ Examples:
 			defer agents.CloseExternalEngines()
 			res, err := evaluate.RunSPRT(ctx, cfg)
 			bar.Exit()
-			if err != nil && ctx.Err() != nil {
-				fmt.Fprintf(io.err, "urim eval sprt: interrupted before a decision; nothing was saved (the test keeps no store). "+
-					"Run the command again to start over.\n")
-				return exitCode(130)
+			if stoppedBy(ctx, err) {
+				return interruption{cmd: "urim eval sprt", where: "before a decision", saved: "nothing was saved (the test keeps no store)",
+					resume: "run the command again to start over"}.exit(io)
 			}
 			if err != nil {
 				return err

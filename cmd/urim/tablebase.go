@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"text/tabwriter"
 	"time"
 
@@ -92,7 +89,7 @@ var tablebaseBuild = &command{
 			if err := checkOutFile(*out); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := interruptible()
 			defer stop()
 			sink := progress.To(std.err, *quiet)
 			var bar *progress.Bar
@@ -108,6 +105,13 @@ var tablebaseBuild = &command{
 						bar.Set64(int64(p.Done))
 					}
 				}})
+			if stoppedBy(ctx, err) {
+				if bar != nil {
+					bar.Exit()
+				}
+				return interruption{cmd: "urim tablebase build", where: "while solving", saved: "nothing was written (the table is written once solved)",
+					resume: "run the command again to start over"}.exit(std)
+			}
 			if err != nil {
 				return err
 			}

@@ -120,6 +120,9 @@ Examples:
 				defer stop()
 				defer agents.CloseExternalEngines()
 				sum, err := train.Run(ctx, cfg, opt)
+				if stoppedBy(ctx, err) {
+					return trainInterrupted(io, cfg.Output, sum)
+				}
 				if err != nil {
 					return err
 				}
@@ -129,4 +132,24 @@ Examples:
 			}
 		},
 	})
+}
+
+// trainInterrupted reports a training run stopped by Ctrl-C: its completed
+// iterations are committed in the run directory, and --resume continues.
+func trainInterrupted(io *stdio, dir string, sum *train.Summary) error {
+	i := interruption{cmd: "urim train", resume: "continue with: urim train --resume " + shellQuote(dir)}
+	switch {
+	case sum == nil:
+		i.where, i.saved = "while setting up the run", "nothing was trained yet (anything set up is in "+dir+")"
+	case sum.Iterations == 0:
+		i.where, i.saved = "during iteration 1", "no iteration was completed (the initial network is in "+dir+")"
+	default:
+		i.where = fmt.Sprintf("during iteration %d", sum.Iterations+1)
+		i.saved = fmt.Sprintf("iterations 1 to %d are saved in %s (checkpoints, metrics.csv; best network %s)",
+			sum.Iterations, dir, train.CheckpointPath(dir, sum.Best))
+		if sum.Iterations == 1 {
+			i.saved = fmt.Sprintf("iteration 1 is saved in %s (checkpoints, metrics.csv; best network %s)", dir, train.CheckpointPath(dir, sum.Best))
+		}
+	}
+	return i.exit(io)
 }
