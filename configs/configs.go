@@ -5,8 +5,8 @@ package configs
 
 import _ "embed"
 
-// Quickstart is configs/quickstart.yaml: AlphaZero on urim in under ten
-// minutes on a 2-core machine.
+// Quickstart is configs/quickstart.yaml: AlphaZero on urim in about two
+// minutes on a 2-core machine (its time budget stops it at nine).
 //
 //go:embed quickstart.yaml
 var Quickstart []byte

@@ -6,7 +6,7 @@
 // A [Rules] value says which variant is played: pits per row, seeds per pit,
 // pit capacity, which counts trigger a capture and which extend it, what a
 // grand slam does, whether the game ends on a majority, and an optional ply
-// cap. The four presets of RULES.md ([Urim], [Urim7], [Urim4], [Oware]) are
+// cap. The four presets of docs/rules.md ([Urim], [Urim7], [Urim4], [Oware]) are
 // package-level values found by name with [PresetRules]. [NewGame] validates a
 // Rules value and compiles it into a [Game], which is immutable and safe to
 // share between goroutines.

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// refGame is a deliberately plain second implementation of RULES.md, written
+// refGame is a deliberately plain second implementation of docs/rules.md, written
 // from the text and not from the engine, used to cross-check every preset.
 type refGame struct {
 	r      Rules

@@ -60,7 +60,7 @@ type Rules struct {
 	MaxPlies int `yaml:"max_plies" json:"max_plies"`
 }
 
-// The rule presets of RULES.md.
+// The rule presets of docs/rules.md.
 var (
 	// Urim is the default: 2×6, 3 seeds, capacity 17, trigger 2–3, chain 2–4.
 	Urim = Rules{Name: "urim", PitsPerRow: 6, SeedsPerPit: 3, Capacity: 17,

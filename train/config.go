@@ -15,8 +15,8 @@ import (
 // its directory as config.yaml.
 //
 // The schema is shared by every algorithm: algorithm-specific sections
-// (search, selfplay, replay for alphazero) are ignored by the others, and
-// issue 12's PPO adds its own section beside them.
+// (search, selfplay, replay for alphazero; ppo for PPO) are ignored by the
+// others.
 type Config struct {
 	// Algorithm selects the training method: alphazero, or ppo (policy
 	// gradient on the vectorized environment, its settings in the ppo

@@ -16,8 +16,8 @@ func init() {
 		short: "watch two agents play one game, move by move",
 		long: `Plays one game between two agents and draws the board after every move, with
 what each searching agent thought of its move, then the result and the moves
-as a 'urim replay' command. It is the quick start's main job until training
-arrives.
+as a 'urim replay' command: a quick look at what the agents do ('urim play'
+plays one yourself, 'urim train' trains one).
 
 Examples:
   urim demo
