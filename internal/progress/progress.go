@@ -143,7 +143,7 @@ func (b *Bar) Describe(desc string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.desc = desc
-	if b.pb != nil && !b.end {
+	if b.pb != nil && !b.end && !b.pb.IsFinished() {
 		b.pb.Describe(b.detail(b.now()))
 	}
 }
@@ -156,7 +156,7 @@ func (b *Bar) Finish() {
 		return
 	}
 	b.end = true
-	if b.pb != nil {
+	if b.pb != nil && !b.pb.IsFinished() { // reaching the total finished it already
 		b.pb.Describe(b.detail(b.now()))
 		_ = b.pb.Finish()
 	}
@@ -171,7 +171,7 @@ func (b *Bar) Exit() {
 		return
 	}
 	b.end = true
-	if b.pb != nil {
+	if b.pb != nil && !b.pb.IsFinished() {
 		_ = b.pb.Exit()
 		_, _ = io.WriteString(b.sink.w, "\n")
 	}
