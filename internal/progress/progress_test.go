@@ -96,6 +96,11 @@ func TestBarDrawsOnATerminal(t *testing.T) {
 	if got := lastFrame(out.String()); !strings.Contains(got, "100%") || !strings.Contains(got, "verify: 4/4 shards") {
 		t.Errorf("last frame %q", got)
 	}
+	// The finished bar ends its line, and nothing is drawn after it (the
+	// command's output follows on a line of its own).
+	if !strings.HasSuffix(out.String(), "\n") {
+		t.Errorf("the finished bar's line is not ended: %q", out.String())
+	}
 }
 
 func TestCount(t *testing.T) {
