@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -95,8 +96,13 @@ func TestRetentionInARun(t *testing.T) {
 		t.Errorf("after 5 iterations, best %d: %v, want %v", st.Best, got, want)
 	}
 	cfg = ppoTinyConfig(t, dir, "checkpoints.keep_last=2", "checkpoints.keep_every=3", "evaluation.every=2", "stop.iterations=7")
+	log.Reset()
 	if _, err := Run(context.Background(), cfg, Options{Resume: true, Log: &log}); err != nil {
 		t.Fatalf("resume with other retention: %v\n%s", err, log.String())
+	}
+	// PPO keeps no replay buffer, and its resume does not mention one.
+	if !strings.Contains(log.String(), "train: resuming "+dir+" after iteration 5\n") || strings.Contains(log.String(), "replay") {
+		t.Errorf("PPO's resume line:\n%s", log.String())
 	}
 	st = readState(t, dir)
 	want = slices.Compact(sortedStrings([]string{"best.ckpt", "latest.ckpt", checkpointName(st.Best),
