@@ -194,7 +194,7 @@ func runBlock(t *testing.T, b block, dir, tmp, bin string) {
 	cmd.Dir = dir
 	gobin := filepath.Join(tmp, "gobin") // go install lands here, not in the user's GOPATH
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+gobin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GOBIN="+gobin, "URIM_DOCS_TEST=1")
+		"GOBIN="+gobin)
 	cmd.Stdin = nil // empty: an interactive command ends at once
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
