@@ -32,13 +32,17 @@ func WriteMkdir(path string, write func(io.Writer) error) error {
 	return Write(path, write)
 }
 
-// Write writes the file at path through write, buffered. Only when write and
+// Write writes the file at path through write, buffered. A path that exists
+// and is not a regular file (after following symlinks: a directory, a
+// device, a FIFO) is refused before anything is written. Only when write and
 // every step after it succeed is path replaced; otherwise path is left as it
 // was and the temporary file removed. The parent directory must exist. Errors
 // name path (never the temporary file): "writing PATH: ...".
 func Write(path string, write func(io.Writer) error) (err error) {
-	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
-		return fmt.Errorf("writing %s: it is a directory", path)
+	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
+		// Renaming over a device or a FIFO would replace it (a test once
+		// replaced /dev/null); only a regular file is ever replaced.
+		return fmt.Errorf("writing %s: it is %s, not a regular file; give the path of a file", path, kind(fi.Mode()))
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpInfix+"*")
@@ -80,6 +84,23 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// kind names what a non-regular file is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "a file of mode " + m.String()
 }
 
 // WriteFile writes data to the file at path as [Write] does.

@@ -1,0 +1,22 @@
+//go:build !unix
+
+package inputfile
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// openNonblock looks at path before opening it, where O_NONBLOCK does not
+// exist, so that a named pipe is refused without opening it.
+func openNonblock(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+	}
+	return os.Open(path)
+}
