@@ -26,10 +26,15 @@ func sha256Hex(data []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// removeStale deletes the temporary files of an interrupted writer and the
-// shard files the manifest does not list (written after the last manifest),
-// and returns their names.
-func removeStale(dir string, listed map[string]bool) ([]string, error) {
+// removeStale deletes what an interrupted writer of the dataset in dir can
+// have left, and returns their names: the files of shard next (the one after
+// the manifest's last, written before the manifest that would list it), and
+// the temporary files of those and of the manifest. Nothing else is ever
+// deleted, however much it looks like a shard: the files that are not listed
+// and not shard next were not written by this dataset's writer.
+func removeStale(dir string, next int) ([]string, error) {
+	tname, gname := shardNames(next)
+	own := map[string]bool{tname: true, gname: true, ManifestName: true}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -37,8 +42,13 @@ func removeStale(dir string, listed map[string]bool) ([]string, error) {
 	var removed []string
 	for _, e := range entries {
 		n := e.Name()
-		stale := strings.HasPrefix(n, tmpPrefix) || atomicfile.IsTemp(n) ||
-			((strings.HasPrefix(n, "shard-") || strings.HasPrefix(n, "games-")) && !listed[n])
+		target, temp := atomicfile.TempOf(n)
+		if rest, ok := strings.CutPrefix(n, tmpPrefix); ok && !temp {
+			if i := strings.LastIndex(rest, "-"); i > 0 { // ".tmp-NAME-RANDOM"
+				target, temp = rest[:i], true
+			}
+		}
+		stale := temp && own[target] || n == tname || n == gname
 		if stale && e.Type().IsRegular() {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil {
 				return removed, err

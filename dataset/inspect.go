@@ -3,8 +3,6 @@ package dataset
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"text/tabwriter"
@@ -91,15 +89,11 @@ func Inspect(dir string) (*Summary, error) {
 	var plies, rows []int
 	agents := map[string]*AgentResult{}
 	var mpSum = map[string]int{}
-	for _, s := range m.Shards {
+	for i, s := range m.Shards {
 		sum.Bytes += s.TensorsBytes + s.GamesBytes
-		data, err := os.ReadFile(filepath.Join(dir, s.Games))
+		recs, err := d.loadRecords(i)
 		if err != nil {
 			return nil, fmt.Errorf("dataset: %w", err)
-		}
-		recs, err := ReadRecords(data)
-		if err != nil {
-			return nil, fmt.Errorf("dataset: %s: %w", s.Games, err)
 		}
 		for _, r := range recs {
 			plies = append(plies, r.Plies)

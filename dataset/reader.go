@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // maxManifest bounds the size of a manifest file.
@@ -33,7 +34,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, notDirError(dir)
 	}
 	path := filepath.Join(dir, ManifestName)
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, maxManifest, "a dataset manifest")
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -84,8 +85,14 @@ func ParseManifest(data []byte) (*Manifest, error) {
 			}
 			seen[name] = true
 		}
-		if s.NumGames < 0 || s.Positions < 0 {
+		if s.NumGames < 0 || s.Positions < 0 || s.TensorsBytes < 0 || s.GamesBytes < 0 {
 			return nil, fmt.Errorf("shard %d: negative counts", i)
+		}
+		if s.NumGames > MaxShardPositions || s.Positions > MaxShardPositions {
+			return nil, fmt.Errorf("shard %d: %d games and %d positions, over the limit of %d a shard", i, s.NumGames, s.Positions, MaxShardPositions)
+		}
+		if s.NumGames > 0 && s.FirstID > s.LastID {
+			return nil, fmt.Errorf("shard %d: first_id %d is after last_id %d", i, s.FirstID, s.LastID)
 		}
 		games += s.NumGames
 		positions += s.Positions
@@ -133,18 +140,12 @@ type Shard struct {
 func (d *Dataset) LoadShard(i int) (*Shard, error) {
 	info := d.Manifest.Shards[i]
 	sh := &Shard{Info: info}
-	data, err := os.ReadFile(filepath.Join(d.Dir, info.Games))
-	if err != nil {
+	var err error
+	if sh.Records, err = d.loadRecords(i); err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	if sh.Records, err = ReadRecords(data); err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", info.Games, err)
-	}
-	if data, err = os.ReadFile(filepath.Join(d.Dir, info.Tensors)); err != nil {
+	if sh.Tensors, err = d.loadTensors(i); err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	if sh.Tensors, err = ReadNPZ(data, d.Manifest.ObsDim, d.Manifest.Actions); err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", info.Tensors, err)
 	}
 	if err := sh.checkCounts(); err != nil {
 		return nil, fmt.Errorf("dataset: shard %d: %w", i, err)

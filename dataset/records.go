@@ -32,11 +32,17 @@ func WriteRecords(w io.Writer, recs []Record) error {
 // ReadRecords reads the games of a .jsonl.gz file from its bytes. Unknown
 // fields are errors, and each error names the line.
 func ReadRecords(data []byte) ([]Record, error) {
+	return readRecords(data, MaxShardPositions)
+}
+
+// readRecords is ReadRecords that refuses more than maxGames games, or a
+// file that inflates more than gzip can (maxInflate).
+func readRecords(data []byte, maxGames int) ([]Record, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("not gzip: %w", err)
 	}
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(&inflateLimit{r: zr, left: int64(len(data))*maxInflate + 1<<10})
 	sc.Buffer(make([]byte, 0, 64<<10), maxRecordLine)
 	var recs []Record
 	line := 0
@@ -55,10 +61,32 @@ func ReadRecords(data []byte) ([]Record, error) {
 		if dec.More() {
 			return nil, fmt.Errorf("line %d: more than one JSON value", line)
 		}
+		if len(recs) == maxGames {
+			return nil, fmt.Errorf("line %d: more than %d games (the shard's count)", line, maxGames)
+		}
 		recs = append(recs, r)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return recs, nil
+}
+
+// inflateLimit fails a decompressed stream that grows past left bytes: more
+// than deflate can give for its compressed size, a crafted file.
+type inflateLimit struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *inflateLimit) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("inflates to more than %d times its size: not a file this writer made", maxInflate)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
 }

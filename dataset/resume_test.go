@@ -87,10 +87,16 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if !res.Interrupted || res.Manifest.Complete || res.Manifest.Games < 5 || res.Manifest.Games >= 30 {
 		t.Fatalf("interrupted run: interrupted %v, complete %v, %d games", res.Interrupted, res.Manifest.Complete, res.Manifest.Games)
 	}
-	// What a kill -9 leaves: a temporary file and a shard written after the
-	// last manifest.
-	os.WriteFile(filepath.Join(dir, tmpPrefix+"shard-00099.npz-1"), []byte("half"), 0o644)
-	os.WriteFile(filepath.Join(dir, "shard-00099.npz"), []byte("unlisted"), 0o644)
+	// What a kill -9 leaves: a temporary file and the shard written after
+	// the last manifest; beside them, files of the user's that look like
+	// shards and temporary files, which must survive.
+	next, _ := shardNames(len(res.Manifest.Shards))
+	os.WriteFile(filepath.Join(dir, tmpPrefix+next+"-1"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(dir, next), []byte("unlisted"), 0o644)
+	foreign := []string{"shard-00099.npz", "games-00099.jsonl.gz", ".notes.tmp1", tmpPrefix + "mine"}
+	for _, name := range foreign {
+		os.WriteFile(filepath.Join(dir, name), []byte("the user's"), 0o644)
+	}
 	if _, err := SelfPlay(context.Background(), resumeConfig(dir), false, nil); err == nil {
 		t.Fatal("a second run without resume overwrote the dataset")
 	}
@@ -100,6 +106,12 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	}
 	if res2.Resumed != res.Manifest.Games || res2.Resumed+res2.Played != 30 || len(res2.Removed) != 2 {
 		t.Fatalf("resumed run: resumed %d, played %d, removed %v", res2.Resumed, res2.Played, res2.Removed)
+	}
+	for _, name := range foreign {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("resume deleted %s, a file it did not write: %v", name, err)
+		}
+		os.Remove(filepath.Join(dir, name))
 	}
 	checkSameAsUninterrupted(t, dir)
 }

@@ -78,6 +78,7 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 	if err != nil {
 		return res, err
 	}
+	defer w.Release()
 	res.Removed = w.Removed()
 	res.Resumed = w.Games()
 	first := int64(w.Games())

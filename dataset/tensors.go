@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"codeberg.org/sbinet/npyio/npy"
-
 	"github.com/urim-rl/urim/internal/numpy"
 )
 
@@ -129,6 +127,12 @@ const maxInflate = 1100
 // arrays, their dtypes, and one row count for all; a malformed file is an
 // error naming the array and the problem.
 func ReadNPZ(data []byte, dim, a int) (*Tensors, error) {
+	return readNPZ(data, dim, a, MaxShardPositions)
+}
+
+// readNPZ is ReadNPZ for arrays of at most maxRows rows: an entry that
+// declares more data is refused before it is inflated.
+func readNPZ(data []byte, dim, a, maxRows int) (*Tensors, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fmt.Errorf("not a .npz archive: %w", err)
@@ -153,16 +157,19 @@ func ReadNPZ(data []byte, dim, a int) (*Tensors, error) {
 	}
 	t := &Tensors{N: -1, Dim: dim, Actions: a}
 	for _, s := range specs {
-		if err := t.readArray(files[s.name+".npy"], s); err != nil {
+		if err := t.readArray(files[s.name+".npy"], s, maxRows); err != nil {
 			return nil, fmt.Errorf("array %s: %w", s.name, err)
 		}
 	}
 	return t, nil
 }
 
-func (t *Tensors) readArray(f *zip.File, s arraySpec) error {
+func (t *Tensors) readArray(f *zip.File, s arraySpec, maxRows int) error {
 	if f.UncompressedSize64 > f.CompressedSize64*maxInflate+1024 {
 		return fmt.Errorf("declared size %d is implausible for %d compressed bytes", f.UncompressedSize64, f.CompressedSize64)
+	}
+	if most := uint64(maxNPYHeader) + uint64(maxRows)*uint64(max(s.width, 1))*dtypeSize[s.dtype]; f.UncompressedSize64 > most {
+		return fmt.Errorf("declared size %d is more than %d rows can take (%d bytes)", f.UncompressedSize64, maxRows, most)
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -173,8 +180,11 @@ func (t *Tensors) readArray(f *zip.File, s arraySpec) error {
 	if err != nil {
 		return err
 	}
+	if uint64(len(raw)) > f.UncompressedSize64 {
+		return fmt.Errorf("inflates to more than its declared %d bytes", f.UncompressedSize64)
+	}
 	br := bytes.NewReader(raw)
-	r, err := npy.NewReader(br)
+	r, err := readNPYHeader(br, raw)
 	if err != nil {
 		return fmt.Errorf("bad .npy header: %w", err)
 	}
@@ -201,7 +211,7 @@ func (t *Tensors) readArray(f *zip.File, s arraySpec) error {
 	}
 	t.N = n
 	width := max(s.width, 1)
-	size := map[string]uint64{"<f4": 4, "|b1": 1, "<i4": 4, "<i8": 8}[s.dtype]
+	size := dtypeSize[s.dtype]
 	if n < 0 || uint64(n)*uint64(width)*size != uint64(br.Len()) {
 		return fmt.Errorf("shape %v wants %d data bytes, the entry holds %d", h.Shape, uint64(max(n, 0))*uint64(width)*size, br.Len())
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/urim-rl/urim/internal/lockfile"
 )
 
 // Truncate cuts the dataset in dir back to its games with ids below
@@ -16,7 +18,8 @@ import (
 // in order calls it when it resumes, so that the games of an iteration that
 // was interrupted (some of whose shards may be listed) are played and
 // written again exactly once. A directory without a manifest is left alone
-// (nothing was listed); a shard holding games on both sides of firstID is an
+// (nothing was listed); the directory is locked while it is cut (package
+// lockfile); a shard holding games on both sides of firstID is an
 // error, as nothing can cut it. It returns the number of shards dropped.
 func Truncate(dir string, firstID int64) (int, error) {
 	m, err := ReadManifest(dir)
@@ -24,6 +27,14 @@ func Truncate(dir string, firstID int64) (int, error) {
 		return 0, nil
 	}
 	if err != nil {
+		return 0, err
+	}
+	lock, err := lockfile.Dir(dir, "urim dataset truncate")
+	if err != nil {
+		return 0, fmt.Errorf("dataset: %s: %w", dir, err)
+	}
+	defer lock.Release()
+	if m, err = ReadManifest(dir); err != nil { // as it is under the lock
 		return 0, err
 	}
 	keep, games, positions := 0, 0, 0

@@ -2,12 +2,14 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/lockfile"
 )
 
 // writeThreeShards writes games 0 … 5, two a shard, playing the lowest
@@ -37,6 +39,7 @@ func writeThreeShards(t *testing.T, dir string) {
 			}
 		}
 	}
+	w.Release()
 }
 
 func TestTruncate(t *testing.T) {
@@ -69,6 +72,10 @@ func TestTruncate(t *testing.T) {
 	if w.Has(4) || !w.Has(3) {
 		t.Fatalf("resumed writer: has game 4 %v, game 3 %v; want false, true", w.Has(4), w.Has(3))
 	}
+	if _, err := Truncate(dir, 0); !errors.Is(err, lockfile.ErrLocked) {
+		t.Fatalf("Truncate while a writer holds the dataset: %v; want ErrLocked", err)
+	}
+	w.Release()
 	if n, err := Truncate(dir, 0); n != 2 || err != nil {
 		t.Fatalf("Truncate(0): %d, %v; want 2 shards dropped", n, err)
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 
 	"github.com/urim-rl/urim/env"
@@ -84,7 +82,7 @@ func Verify(ctx context.Context, dir string, progress func(done, total int)) (Ve
 			name, sum string
 			size      int64
 		}{{info.Tensors, info.TensorsSHA256, info.TensorsBytes}, {info.Games, info.GamesSHA256, info.GamesBytes}} {
-			data, err := os.ReadFile(filepath.Join(dir, f.name))
+			data, err := d.readShardFile(f.name, f.size, "a shard file")
 			if errors.Is(err, fs.ErrNotExist) {
 				return rep, fmt.Errorf("%w: %s (shard %d in the manifest) is not in %s", ErrMissing, f.name, i, dir)
 			}

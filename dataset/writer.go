@@ -11,6 +11,7 @@ import (
 	"reflect"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/lockfile"
 )
 
 // DefaultShardPositions is the shard size when Options.ShardPositions is 0:
@@ -59,13 +60,17 @@ type Writer struct {
 	records []Record
 	removed []string
 	err     error
+	lock    *lockfile.Lock
 }
 
-// Create opens a writer on dir, creating it if needed. With Options.Resume
-// and a manifest in dir, it continues that dataset: it checks that the
-// options match it, deletes the temporary files and unlisted shard files an
-// interrupted writer left, and remembers the ids of the games already
-// written so none is written twice.
+// Create opens a writer on dir, creating it if needed, and takes the
+// directory's lock (package lockfile) until Close or Release: a directory
+// another writer holds is an error wrapping lockfile.ErrLocked. With
+// Options.Resume and a manifest in dir, it continues that dataset: it checks
+// that the options match it, deletes the files an interrupted writer can
+// have left (the shard after the manifest's last, and the temporary files
+// of it and of the manifest; nothing else), and remembers the ids of the
+// games already written so none is written twice.
 func Create(dir string, o Options) (*Writer, error) {
 	g, err := env.NewGame(o.Rules)
 	if err != nil {
@@ -97,30 +102,40 @@ func Create(dir string, o Options) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
+	if w.lock, err = lockfile.Dir(dir, "urim dataset writer"); err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", dir, err)
+	}
+	if err := w.open(o); err != nil {
+		w.lock.Release()
+		return nil, err
+	}
+	return w, nil
+}
+
+// open reads or starts the manifest of the locked directory.
+func (w *Writer) open(o Options) error {
+	dir := w.dir
 	old, err := ReadManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := checkNoShards(dir); err != nil {
-			return nil, err
+			return err
 		}
 		if o.Resume {
-			if w.removed, err = removeStale(dir, nil); err != nil {
-				return nil, fmt.Errorf("dataset: %w", err)
+			if w.removed, err = removeStale(dir, 0); err != nil {
+				return fmt.Errorf("dataset: %w", err)
 			}
 		}
 	case err != nil:
-		return nil, err
+		return err
 	case !o.Resume:
-		return nil, fmt.Errorf("%w: %s (resume it, or choose another directory)", ErrExists, filepath.Join(dir, ManifestName))
+		return fmt.Errorf("%w: %s (resume it, or choose another directory)", ErrExists, filepath.Join(dir, ManifestName))
 	default:
 		if err := w.resume(old); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := w.writeManifest(); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return w.writeManifest()
 }
 
 // checkNoShards refuses a directory without a manifest that holds shard
@@ -152,22 +167,17 @@ func (w *Writer) resume(old *Manifest) error {
 	case old.ShardPositions != w.m.ShardPositions:
 		return mismatch("shard size", old.ShardPositions, w.m.ShardPositions)
 	}
-	listed := map[string]bool{}
-	for _, s := range old.Shards {
-		listed[s.Tensors], listed[s.Games] = true, true
-		data, err := os.ReadFile(filepath.Join(w.dir, s.Games))
+	d := &Dataset{Dir: w.dir, Manifest: old}
+	for i := range old.Shards {
+		recs, err := d.loadRecords(i)
 		if err != nil {
 			return fmt.Errorf("dataset: resume: %w", err)
-		}
-		recs, err := ReadRecords(data)
-		if err != nil {
-			return fmt.Errorf("dataset: resume: %s: %w", s.Games, err)
 		}
 		for _, r := range recs {
 			w.ids[r.ID] = true
 		}
 	}
-	removed, err := removeStale(w.dir, listed)
+	removed, err := removeStale(w.dir, len(old.Shards))
 	if err != nil {
 		return fmt.Errorf("dataset: resume: %w", err)
 	}
@@ -286,10 +296,12 @@ func (w *Writer) writeShard() error {
 	return w.writeManifest()
 }
 
-// Close writes the last shard and marks the manifest complete. The writer
-// must not be used after. To stop without marking the dataset complete (an
-// interrupted run, to be resumed), call Flush and drop the writer.
+// Close writes the last shard, marks the manifest complete and releases the
+// directory's lock. The writer must not be used after. To stop without
+// marking the dataset complete (an interrupted run, to be resumed), call
+// Flush, then Release.
 func (w *Writer) Close() error {
+	defer w.Release()
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -300,6 +312,13 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	return w.err
+}
+
+// Release drops the writer's lock on its directory without writing, for a
+// writer dropped after Flush (an interrupted run, to be resumed); Close
+// releases it too. It may be called more than once.
+func (w *Writer) Release() {
+	w.lock.Release()
 }
 
 func (w *Writer) writeManifest() error {

@@ -83,6 +83,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if r.log == nil {
 		r.log = io.Discard
 	}
+	lock, err := lockRunDir(r.dir, opt.Resume, r.log)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	defer func() { r.data.release() }()
 	if err := r.setup(); err != nil {
 		return nil, err
 	}

@@ -111,6 +111,25 @@ func WriteFile(path string, data []byte) error {
 	})
 }
 
+// TempOf returns the base name of the file that the temporary file name (a
+// base name) was to replace, and whether name is such a temporary file: a
+// caller deletes only the temporary files of its own outputs.
+func TempOf(name string) (target string, ok bool) {
+	if !strings.HasPrefix(name, ".") {
+		return "", false
+	}
+	i := strings.LastIndex(name, tmpInfix)
+	if i < 1 {
+		return "", false
+	}
+	for _, c := range name[i+len(tmpInfix):] {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return name[1:i], i > 1
+}
+
 // IsTemp reports whether name (a base name) is that of a temporary file
 // [Write] makes, as an interrupted writer leaves behind.
 func IsTemp(name string) bool {

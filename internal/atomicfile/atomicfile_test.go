@@ -81,3 +81,20 @@ func TestIsTemp(t *testing.T) {
 		t.Fatal("IsTemp is wrong")
 	}
 }
+
+func TestTempOf(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.CreateTemp(dir, ".shard-00001.npz"+tmpInfix+"*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got, ok := TempOf(filepath.Base(f.Name())); !ok || got != "shard-00001.npz" {
+		t.Fatalf("TempOf(%s) = %q, %v", filepath.Base(f.Name()), got, ok)
+	}
+	for _, name := range []string{"shard-00001.npz", ".tmp123", ".x.tmpfoo", ".notes.tmp.txt"} {
+		if got, ok := TempOf(name); ok {
+			t.Errorf("TempOf(%s) = %q, true; want false", name, got)
+		}
+	}
+}

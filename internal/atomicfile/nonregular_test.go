@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// TestWriteRefusesNonRegular: a target that is a FIFO, a device or a
-// symlink to a device is refused, and left as it was.
+// TestWriteRefusesNonRegular: a target that is a FIFO or a symlink to a
+// device is refused, and left as it was. (Never a device itself: code
+// without the check, run as root, would replace it.)
 func TestWriteRefusesNonRegular(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "out.fifo")
@@ -25,7 +26,6 @@ func TestWriteRefusesNonRegular(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{fifo, "it is a FIFO, not a regular file"},
 		{null, "it is a character device, not a regular file"},
-		{"/dev/null", "it is a character device"},
 	} {
 		err := WriteFile(c.path, []byte("x"))
 		if err == nil || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.want) {
