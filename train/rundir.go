@@ -115,7 +115,7 @@ var (
 
 // cleanRun removes what an interrupted iteration left behind: checkpoints
 // and replay buffers newer than st, older replay buffers than st's, and
-// temporary files of atomic writes.
+// temporary files of the run's own atomic writes (see ownTemp).
 func cleanRun(dir string, st State) error {
 	remove := func(sub string, keep func(name string) bool) error {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
@@ -131,9 +131,8 @@ func cleanRun(dir string, st State) error {
 		}
 		return nil
 	}
-	tmp := regexp.MustCompile(`^\..*\.tmp`)
 	if err := remove(ckptDir, func(name string) bool {
-		if tmp.MatchString(name) {
+		if ownTemp(ckptDir, name) {
 			return false
 		}
 		if m := iterFile.FindStringSubmatch(name); m != nil {
@@ -145,7 +144,7 @@ func cleanRun(dir string, st State) error {
 		return err
 	}
 	return remove(".", func(name string) bool {
-		if tmp.MatchString(name) {
+		if ownTemp(".", name) {
 			return false
 		}
 		if replayFile.MatchString(name) {

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/urim-rl/urim/internal/atomicfile"
 	"github.com/urim-rl/urim/internal/lockfile"
 )
 
@@ -67,4 +69,23 @@ func (l *gameLog) release() {
 	if l != nil {
 		l.w.Release()
 	}
+}
+
+// ownTemp reports whether name, in the run directory (sub ".") or its
+// checkpoints directory, is the temporary file of an atomic write of one of
+// the run's own outputs; cleanRun deletes only those, never a file that
+// merely looks temporary.
+func ownTemp(sub, name string) bool {
+	target, ok := atomicfile.TempOf(name)
+	if !ok {
+		return false
+	}
+	if sub == ckptDir {
+		return iterFile.MatchString(target) || target == "latest.ckpt" || target == "best.ckpt"
+	}
+	switch target {
+	case configFile, stateFile, metricsFile, versionFile:
+		return true
+	}
+	return replayFile.MatchString(target) || strings.HasSuffix(target, ".png")
 }
