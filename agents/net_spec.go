@@ -18,9 +18,9 @@ func (p *Params) ckpt() string {
 	path := p.String("ckpt", "")
 	if path == "" {
 		p.fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
-	} else if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+	} else if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		// Checked here, before Done, so that Validate catches it too.
-		why := "is a directory"
+		why := "is not a regular file"
 		if err != nil {
 			why = err.Error()
 		}

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"os"
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
@@ -130,9 +129,9 @@ func (c *Config) LoadRules() (env.Rules, error) { return env.FindRules(c.Rules) 
 
 // LoadConfig reads a self-play config from a YAML file; see [ParseConfig].
 func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
-		return Config{}, &config.Error{File: path, Err: err}
+		return Config{}, err
 	}
 	return ParseConfig(data, path)
 }

@@ -8,10 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
+	"github.com/urim-rl/urim/internal/lockfile"
 )
 
 // storeFormat names the file format in a store's header line.
@@ -41,12 +44,31 @@ type Store struct {
 	dirty   bool
 }
 
+// maxStoreFile bounds a store file: MaxTournamentGames games of a few
+// kilobytes each.
+const maxStoreFile = 8 << 30
+
+// LockStore takes the lock of the store at path (the file path + ".lock",
+// package lockfile), which a tournament holds while it reads and writes the
+// store (making the store's directory if needed), so that two runs cannot overwrite each other's games. A store
+// another process holds is an error wrapping lockfile.ErrLocked.
+func LockStore(path string) (*lockfile.Lock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("evaluate: store %s: %w", path, err)
+	}
+	l, err := lockfile.Acquire(path+".lock", "urim eval")
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: store %s: %w", path, err)
+	}
+	return l, nil
+}
+
 // OpenStore reads the store at path; a missing file is an empty store that
 // [Store.Save] will create. A store written under another env.RulesVersion is
 // refused: its games may no longer be legal.
 func OpenStore(path string) (*Store, error) {
 	s := &Store{path: path, index: map[string]int{}}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, maxStoreFile, "a game store")
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}

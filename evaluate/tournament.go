@@ -178,6 +178,11 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	var store *Store
 	if cfg.Store != "" {
+		lock, err := LockStore(cfg.Store)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
 		if store, err = OpenStore(cfg.Store); err != nil {
 			return nil, err
 		}

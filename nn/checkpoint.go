@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Checkpoint is everything a training run saves: the network (architecture,
@@ -67,6 +67,12 @@ const (
 	preambleSize    = 32
 	maxHeaderSize   = 1 << 20
 )
+
+// maxCheckpointFile bounds a checkpoint file: the preamble, the largest
+// header, and the weights with both AdamW moments (three float32 per
+// weight) of the largest network, MaxHiddenWeights in the hidden layers and
+// at most 2^24 in the input layer and the heads.
+const maxCheckpointFile = preambleSize + maxHeaderSize + 3*4*(MaxHiddenWeights+1<<24) + 4
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -173,7 +179,7 @@ func writeFileAtomic(path string, data []byte) error {
 // ErrNotCheckpoint, ErrVersion, ErrTruncated or ErrCorrupt that names the
 // file and the problem.
 func Load(path string) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, maxCheckpointFile, "a checkpoint")
 	if err != nil {
 		return nil, fmt.Errorf("nn: %w", err)
 	}

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
+	"math"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // FormatVersion is the version of the file layout; a reader refuses any
@@ -98,10 +99,30 @@ func (t *Table) Save(path string) error {
 	return nil
 }
 
-// Load reads a table file in one read and checks it whole: format, header,
-// sizes and checksum.
+// Load reads a table file and checks it whole: format, header, sizes and
+// checksum. Only a regular file is read (package inputfile), and no more of
+// it than its header, checked first, says the table takes.
 func Load(path string) (*Table, error) {
-	b, err := os.ReadFile(path)
+	f, err := inputfile.Open(path, math.MaxInt64, "a table")
+	if err != nil {
+		return nil, fmt.Errorf("tablebase: %w", err)
+	}
+	head := make([]byte, min(f.Size(), 16+maxHeader))
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("tablebase: %w", err)
+	}
+	limit := int64(len(head))
+	if _, _, want, err := parseHeader(head); err == nil {
+		limit = int64(min(want, 1<<62))
+	} else if !errors.Is(err, ErrTruncated) || len(head) < 16 {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b, err := inputfile.ReadFile(path, limit, "the table its header describes")
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: %w: longer than the %d bytes its header promises", path, ErrCorrupt, limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tablebase: %w", err)
 	}
@@ -126,53 +147,10 @@ func LoadFor(path string, r env.Rules) (*Table, error) {
 
 // Parse reads a table from its file form. The table keeps b as its payload.
 func Parse(b []byte) (*Table, error) {
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%w: the file is empty", ErrNotTable)
-	}
-	if len(b) < 16 {
-		if len(b) >= 8 && bytes.Equal(b[:8], magic[:]) || bytes.HasPrefix(magic[:], b) {
-			return nil, fmt.Errorf("%w: %d bytes, shorter than the fixed header", ErrTruncated, len(b))
-		}
-		return nil, ErrNotTable
-	}
-	if !bytes.Equal(b[:8], magic[:]) {
-		return nil, ErrNotTable
-	}
-	if v := binary.LittleEndian.Uint32(b[8:12]); v != FormatVersion {
-		return nil, fmt.Errorf("%w %d (this build reads %d)", ErrVersion, v, FormatVersion)
-	}
-	hl := uint64(binary.LittleEndian.Uint32(b[12:16]))
-	if hl > maxHeader {
-		return nil, fmt.Errorf("%w: header length %d over the limit %d", ErrCorrupt, hl, maxHeader)
-	}
-	if uint64(len(b)) < 16+hl {
-		return nil, fmt.Errorf("%w: %d bytes, the header alone needs %d", ErrTruncated, len(b), 16+hl)
-	}
-	var h header
-	dec := json.NewDecoder(bytes.NewReader(b[16 : 16+hl]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
-	}
-	c, err := compile(h.Rules)
+	t, hl, want, err := parseHeader(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: header rules: %v", ErrCorrupt, err)
+		return nil, err
 	}
-	if h.RulesVersion != env.RulesVersion {
-		return nil, fmt.Errorf("%w: built with rules version %d, the engine plays version %d", ErrMismatch, h.RulesVersion, env.RulesVersion)
-	}
-	if h.MaxSeeds < 0 || h.MaxSeeds > MaxSeeds || h.MaxSeeds > h.Rules.Total() {
-		return nil, fmt.Errorf("%w: header max_seeds %d out of range", ErrCorrupt, h.MaxSeeds)
-	}
-	if h.RankBytes != 1 && h.RankBytes != 2 {
-		return nil, fmt.Errorf("%w: header rank_bytes %d (want 1 or 2)", ErrCorrupt, h.RankBytes)
-	}
-	t := newTable(h.Rules, c, h.MaxSeeds, h.RankBytes)
-	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize() {
-		return nil, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, payload %d) do not fit K=%d under %s",
-			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
-	}
-	want := 16 + hl + h.PayloadBytes + 4
 	switch {
 	case uint64(len(b)) < want:
 		return nil, fmt.Errorf("%w: %d bytes, the header promises %d", ErrTruncated, len(b), want)
@@ -198,4 +176,57 @@ func Parse(b []byte) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// parseHeader checks the fixed header and the JSON header at the start of b
+// (b may hold only them) and returns the table they describe, without its
+// payload, the JSON header's length and the size of the whole file.
+func parseHeader(b []byte) (t *Table, hl, want uint64, err error) {
+	if len(b) == 0 {
+		return nil, 0, 0, fmt.Errorf("%w: the file is empty", ErrNotTable)
+	}
+	if len(b) < 16 {
+		if len(b) >= 8 && bytes.Equal(b[:8], magic[:]) || bytes.HasPrefix(magic[:], b) {
+			return nil, 0, 0, fmt.Errorf("%w: %d bytes, shorter than the fixed header", ErrTruncated, len(b))
+		}
+		return nil, 0, 0, ErrNotTable
+	}
+	if !bytes.Equal(b[:8], magic[:]) {
+		return nil, 0, 0, ErrNotTable
+	}
+	if v := binary.LittleEndian.Uint32(b[8:12]); v != FormatVersion {
+		return nil, 0, 0, fmt.Errorf("%w %d (this build reads %d)", ErrVersion, v, FormatVersion)
+	}
+	hl = uint64(binary.LittleEndian.Uint32(b[12:16]))
+	if hl > maxHeader {
+		return nil, 0, 0, fmt.Errorf("%w: header length %d over the limit %d", ErrCorrupt, hl, maxHeader)
+	}
+	if uint64(len(b)) < 16+hl {
+		return nil, 0, 0, fmt.Errorf("%w: %d bytes, the header alone needs %d", ErrTruncated, len(b), 16+hl)
+	}
+	var h header
+	dec := json.NewDecoder(bytes.NewReader(b[16 : 16+hl]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, 0, 0, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
+	}
+	c, err := compile(h.Rules)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%w: header rules: %v", ErrCorrupt, err)
+	}
+	if h.RulesVersion != env.RulesVersion {
+		return nil, 0, 0, fmt.Errorf("%w: built with rules version %d, the engine plays version %d", ErrMismatch, h.RulesVersion, env.RulesVersion)
+	}
+	if h.MaxSeeds < 0 || h.MaxSeeds > MaxSeeds || h.MaxSeeds > h.Rules.Total() {
+		return nil, 0, 0, fmt.Errorf("%w: header max_seeds %d out of range", ErrCorrupt, h.MaxSeeds)
+	}
+	if h.RankBytes != 1 && h.RankBytes != 2 {
+		return nil, 0, 0, fmt.Errorf("%w: header rank_bytes %d (want 1 or 2)", ErrCorrupt, h.RankBytes)
+	}
+	t = newTable(h.Rules, c, h.MaxSeeds, h.RankBytes)
+	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize() {
+		return nil, 0, 0, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, payload %d) do not fit K=%d under %s",
+			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
+	}
+	return t, hl, 16 + hl + h.PayloadBytes + 4, nil
 }

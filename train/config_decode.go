@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -44,7 +43,7 @@ func trainError(err error) error {
 // "key.path=value", the value in YAML syntax) and validates the result; see
 // [ParseConfig].
 func LoadConfig(path string, sets []string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("train: config: %w", err)
 	}

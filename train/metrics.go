@@ -7,13 +7,13 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Metrics is one iteration's row of metrics.csv. Eval fields are NaN (an
@@ -101,9 +101,13 @@ type Table struct {
 	Rows   [][]string
 }
 
+// maxMetricsFile bounds a metrics.csv (a row of a few hundred bytes an
+// iteration).
+const maxMetricsFile = 1 << 30
+
 // ReadMetrics reads a metrics.csv; a missing file is an empty table.
 func ReadMetrics(path string) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, maxMetricsFile, "a metrics.csv")
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Table{}, nil
 	}

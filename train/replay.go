@@ -8,10 +8,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -144,7 +144,7 @@ func (b *Buffer) Save(path string) error {
 // LoadBuffer reads a buffer written by [Buffer.Save]. window, when not 0,
 // must match the saved one.
 func LoadBuffer(path string) (*Buffer, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path, math.MaxInt64, "a replay buffer")
 	if err != nil {
 		return nil, fmt.Errorf("train: replay buffer: %w", err)
 	}
@@ -168,6 +168,11 @@ func LoadBuffer(path string) (*Buffer, error) {
 	if dim < 1 || dim > 1<<16 || actions < 1 || actions > env.MaxActions || window < 1 || window > maxWindow ||
 		n < 0 || n > window || next < 0 || next >= window || head[6] < n {
 		return nil, fail("bad header %v", head)
+	}
+	// The header's sizes must be the file's before they are allocated.
+	row := 4*(dim+actions+2) + int64(binary.Size(env.Mask(0))) + 4 + 8
+	if want := int64(len(replayMagic)) + 8*7 + window*row; want != f.Size() {
+		return nil, fail("%d bytes, its header (window %d, %d×%d columns) makes %d", f.Size(), window, dim, actions, want)
 	}
 	b := NewBuffer(int(dim), int(actions), int(window))
 	b.n, b.next, b.added = int(n), int(next), head[6]

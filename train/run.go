@@ -235,7 +235,7 @@ func (r *run) setup() error {
 // resume loads the run's state and checks that the config did not change
 // (but for the stop condition, which may be extended).
 func (r *run) resume(st State, effective []byte) error {
-	old, err := os.ReadFile(filepath.Join(r.dir, configFile))
+	old, err := readRunConfig(r.dir)
 	if err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}

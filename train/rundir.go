@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // A run directory holds:
@@ -56,6 +58,9 @@ type State struct {
 	Replay string `json:"replay"`
 }
 
+// maxStateFile bounds state.json (a few hundred bytes).
+const maxStateFile = 1 << 20
+
 func checkpointName(it int) string { return fmt.Sprintf("iter-%04d.ckpt", it) }
 func replayName(it int) string     { return fmt.Sprintf("replay-%04d.bin", it) }
 
@@ -66,7 +71,7 @@ func CheckpointPath(dir string, it int) string {
 
 // readStateOf reads dir/state.json; ok is false when there is none.
 func readStateOf(dir string) (st State, ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	data, err := inputfile.ReadFile(filepath.Join(dir, stateFile), maxStateFile, "a run's state.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, false, nil
 	}
@@ -97,7 +102,7 @@ func writeBytes(path string, data []byte) error {
 
 // copyFile copies src to dst atomically.
 func copyFile(dst, src string) error {
-	in, err := os.Open(src)
+	in, err := inputfile.Open(src, math.MaxInt64, "")
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/config"
 	"github.com/urim-rl/urim/internal/lockfile"
 )
 
@@ -88,4 +89,10 @@ func ownTemp(sub, name string) bool {
 		return true
 	}
 	return replayFile.MatchString(target) || strings.HasSuffix(target, ".png")
+}
+
+// readRunConfig reads the run's config.yaml, a config file like any other
+// (a regular file of at most config.MaxFileBytes).
+func readRunConfig(dir string) ([]byte, error) {
+	return config.ReadFile(filepath.Join(dir, configFile))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/internal/buildinfo"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // versionFile records, one line per session of a run, the build that ran
@@ -34,9 +35,12 @@ func buildLine(now time.Time, resumed bool) string {
 		runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
+// maxVersionFile bounds version.txt (a line of about 100 bytes a session).
+const maxVersionFile = 16 << 20
+
 // noteVersion appends this session's build line to dir/version.txt.
 func noteVersion(dir string, resumed bool) error {
-	old, err := os.ReadFile(filepath.Join(dir, versionFile))
+	old, err := inputfile.ReadFile(filepath.Join(dir, versionFile), maxVersionFile, "a run's version.txt")
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Error is a bad value in a config, the one config error type of urim
@@ -76,13 +77,28 @@ type Validator interface {
 	Validate() error
 }
 
+// MaxFileBytes bounds a config file (the largest in configs/ is a few
+// kilobytes): a larger input is refused before it is parsed.
+const MaxFileBytes = 1 << 20
+
+// ReadFile reads the config file at path for a caller that decodes it
+// itself: a regular file of at most MaxFileBytes (package inputfile). Its
+// error is an *Error naming path.
+func ReadFile(path string) ([]byte, error) {
+	data, err := inputfile.ReadFile(path, MaxFileBytes, "a config")
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	return data, nil
+}
+
 // DecodeFile reads the YAML file at path into dst; see [Decode]. A file that
 // cannot be read is an *Error wrapping the os error (so errors.Is(err,
 // fs.ErrNotExist) works).
 func DecodeFile(path string, dst any) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return &Error{File: path, Err: err}
+		return err
 	}
 	return DecodeBytes(data, path, dst)
 }
@@ -93,9 +109,12 @@ func DecodeFile(path string, dst any) error {
 // from the document keep the values dst had, so a caller can preset
 // defaults. Every error about the document is an [*Error].
 func Decode(r io.Reader, name string, dst any) error {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return &Error{File: name, Err: err}
+	}
+	if len(data) > MaxFileBytes {
+		return &Error{File: name, Err: fmt.Errorf("more than %d bytes, the most a config may hold", MaxFileBytes)}
 	}
 	return DecodeBytes(data, name, dst)
 }

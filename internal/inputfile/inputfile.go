@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 )
 
@@ -77,8 +78,9 @@ func (r *File) Read(p []byte) (int, error) {
 	if r.n > r.limit {
 		return 0, r.tooLarge(r.n)
 	}
-	if room := r.limit - r.n + 1; int64(len(p)) > room {
-		p = p[:room] // one byte past the limit tells a long file from one at the limit
+	// One byte past the limit tells a long file from one at the limit.
+	if room := r.limit - r.n; room < math.MaxInt64 && int64(len(p)) > room+1 {
+		p = p[:room+1]
 	}
 	n, err := r.f.Read(p)
 	r.n += int64(n)
@@ -108,7 +110,7 @@ func ReadFile(path string, limit int64, what string) ([]byte, error) {
 	defer r.Close()
 	// The size when opened is a hint: the file may grow or shrink while it
 	// is read, and the limit still holds.
-	buf := make([]byte, 0, min(r.size, limit)+1)
+	buf := make([]byte, 0, min(r.size, limit-1)+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

@@ -5,6 +5,7 @@ package inputfile
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,15 @@ func TestOpenLimitWhileReading(t *testing.T) {
 	}
 	if _, err := f.Read(make([]byte, 8)); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("a read after the limit: %v", err)
+	}
+}
+
+// TestNoLimit: math.MaxInt64 as the limit means none.
+func TestNoLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a")
+	os.WriteFile(path, []byte("hello"), 0o644)
+	b, err := ReadFile(path, math.MaxInt64, "")
+	if err != nil || string(b) != "hello" {
+		t.Fatalf("%q, %v", b, err)
 	}
 }
