@@ -236,6 +236,8 @@ func (l *Lockstep) Reset() {
 // not exceed Games and out must be as long as jobs. Each tree first moves
 // to its job's position, keeping the subtree under it if the position is
 // the root, a child or a grandchild of the previous one (unless NoReuse).
+// A search of one simulation on a fresh root runs two (the first only
+// expands the root), so that every search visits a legal move.
 // It panics on a finished position or on a game other than the network's
 // (caller bugs).
 func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
@@ -261,6 +263,12 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			t.advance(j.State)
 		}
 		l.left[i] = max(j.Sims, 1)
+		if l.left[i] == 1 && t.nodes[0].kids == 0 {
+			// A fresh root's first simulation only expands it: alone, it
+			// would leave no visited move to play and an empty policy
+			// target. One more visits a child.
+			l.left[i] = 2
+		}
 		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0
 		l.addNoise(i)
 	}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,11 +107,14 @@ func TestResumeDropsInterruptedIteration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(data, ".tmp-shard-00009.npz-1"), []byte("half"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if m, _ := dataset.ReadManifest(data); m.Games != 16 {
+	m, _ := dataset.ReadManifest(data)
+	if m.Games != 16 {
 		t.Fatalf("set-up: the dataset lists %d games, want 16", m.Games)
+	}
+	// The shard after the last listed, which the writer was writing.
+	debris := filepath.Join(data, fmt.Sprintf(".tmp-shard-%05d.npz-1", len(m.Shards)))
+	if err := os.WriteFile(debris, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := Run(context.Background(), sets("run", "data", "2"), Options{Resume: true}); err != nil {
 		t.Fatal(err)
@@ -122,7 +126,7 @@ func TestResumeDropsInterruptedIteration(t *testing.T) {
 	if m, _ := dataset.ReadManifest(data); !m.Complete || m.Games != 16 {
 		t.Fatalf("resumed dataset: complete %v, %d games; want complete, 16", m.Complete, m.Games)
 	}
-	if _, err := os.Stat(filepath.Join(data, ".tmp-shard-00009.npz-1")); err == nil {
+	if _, err := os.Stat(debris); err == nil {
 		t.Error("the interrupted writer's temporary file is still there")
 	}
 }

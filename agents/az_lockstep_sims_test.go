@@ -1,0 +1,64 @@
+package agents_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+// TestLockstepOneSim: searches of one simulation (sims 1, or fast sims 1
+// under playout-cap randomization) play legal moves with a policy target
+// that sums to 1, from fresh trees and reused ones, in positions where
+// action 0 is illegal. A fresh root's one simulation only expands it, so
+// the search used to report no visits and play action 0.
+func TestLockstepOneSim(t *testing.T) {
+	net, err := nn.LoadNet(writeNet(t, t.TempDir(), "urim", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := env.MustGame(env.Urim)
+	// Openings that empty pit 0 of the mover, so that action 0 is illegal.
+	start := func(int) env.State {
+		s := g.Start()
+		s.Play(0)
+		s.Play(0)
+		return s
+	}
+	if s := start(0); s.Legal().Has(0) {
+		t.Fatal("the test's opening leaves action 0 legal")
+	}
+	for _, cfg := range []agents.LockstepConfig{
+		{Games: 3, Sims: 1, Start: start},
+		{Games: 3, Sims: 1, NoReuse: true, Start: start},
+		{Games: 2, Sims: 8, FastSims: 1, FullProb: 0.25, Leaves: 4, Start: start},
+		{Games: 2, Sims: 1, Leaves: 8, Temperature: 1, TempPlies: 10, Start: start},
+	} {
+		l, err := agents.NewLockstep(net, cfg, 1, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = l.Play(context.Background(), 4, func(m *agents.SelfPlayMove) error {
+			if !m.Before.Legal().Has(m.Action) {
+				t.Fatalf("%+v: played illegal action %d in %v", cfg, m.Action, m.Before)
+			}
+			var sum float64
+			for a, p := range m.Search.Policy {
+				if p > 0 && !m.Before.Legal().Has(a) {
+					t.Fatalf("%+v: policy %g on illegal action %d", cfg, p, a)
+				}
+				sum += float64(p)
+			}
+			if math.Abs(sum-1) > 1e-5 {
+				t.Fatalf("%+v: policy target sums to %g in %v", cfg, sum, m.Before)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
