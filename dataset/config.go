@@ -120,6 +120,11 @@ func (c *Config) Validate() error {
 	if rulesErr != nil {
 		return &config.Error{Key: "rules", Err: rulesErr}
 	}
+	if g, err := env.NewGame(rules); err != nil {
+		return &config.Error{Key: "rules", Err: err}
+	} else if err := g.CheckOpening(c.Openings); err != nil {
+		return &config.Error{Key: "openings", Err: err}
+	}
 	return nil
 }
 

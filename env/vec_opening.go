@@ -45,6 +45,9 @@ func (v *Vec) openingInto(dst *State, i int, e uint64) {
 // game, and panics if that happens a thousand times in a row (no preset
 // comes near).
 func (g *Game) RandomOpening(plies int, seed uint64) []int {
+	if err := g.CheckOpening(plies); err != nil {
+		panic("env: RandomOpening: " + err.Error()) // configs check this first
+	}
 	moves := make([]int, plies)
 	var rng rand.PCG
 	rng.Seed(splitmix.Mix(seed), 0x6f70656e)

@@ -157,8 +157,8 @@ func (o VecOptions) normalize(g *Game, n int) (VecOptions, error) {
 	if o.OpeningPlies > vecMaxOpening {
 		return o, fmt.Errorf("env: NewVec: OpeningPlies %d is above %d", o.OpeningPlies, vecMaxOpening)
 	}
-	if m := g.maxPlies; m > 0 && o.OpeningPlies >= m {
-		return o, fmt.Errorf("env: NewVec: OpeningPlies %d leaves no ply before the rules' cap max_plies %d", o.OpeningPlies, m)
+	if err := g.CheckOpening(o.OpeningPlies); err != nil {
+		return o, fmt.Errorf("env: NewVec: OpeningPlies: %w", err)
 	}
 	return o, nil
 }

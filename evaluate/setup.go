@@ -72,6 +72,11 @@ func (s *Setup) validate() error {
 	if s.Workers < 0 {
 		return config.Errorf("workers", "%d is negative (0 means one per core)", s.Workers)
 	}
+	if s.Custom != nil || !env.IsRulesFile(s.Rules) { // rules known without reading a file
+		if _, err := s.Game(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -127,6 +132,9 @@ func (s *Setup) Game() (*env.Game, error) {
 	g, err := env.NewGame(r)
 	if err != nil {
 		return nil, &config.Error{Key: "max_plies", Err: err}
+	}
+	if err := g.CheckOpening(s.OpeningPlies); err != nil {
+		return nil, &config.Error{Key: "opening_plies", Err: err}
 	}
 	return g, nil
 }

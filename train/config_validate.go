@@ -118,6 +118,7 @@ func (c *Config) Validate() error {
 		floatRange("optimizer.value_weight", c.Optimizer.ValueWeight, 0, 100, false, false),
 		floatRange("optimizer.samples_per_position", c.Optimizer.SamplesPerPosition, 0, 1000, true, false),
 		c.checkEvaluation(game),
+		c.checkOpenings(game),
 		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
 		c.checkStop(),
 		intRange("checkpoints.keep_last", c.Checkpoints.KeepLast, 1, 1<<30),
