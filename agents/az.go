@@ -16,7 +16,7 @@ func init() {
 		func(p *Params, seed uint64) (Agent, error) {
 			path := p.ckpt()
 			cfg := MCTSConfig{
-				Sims:    p.Int("sims", -1, 0, 1<<30), // -1: not given
+				Sims:    p.Int("sims", -1, 0, MaxSims), // -1: not given
 				Time:    p.Duration("time", 0),
 				C:       p.Float("c", 1.5, 0, 100),
 				Batch:   p.Int("batch", 8, 1, maxBatch),

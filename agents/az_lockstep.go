@@ -74,8 +74,8 @@ func (c *LockstepConfig) check() error {
 	switch {
 	case c.Games < 1:
 		return fmt.Errorf("%w: games %d: want at least 1", ErrLockstepConfig, c.Games)
-	case c.Sims < 1 || c.FastSims < 0:
-		return fmt.Errorf("%w: sims %d, fast sims %d: want sims ≥ 1 and fast sims ≥ 0", ErrLockstepConfig, c.Sims, c.FastSims)
+	case c.Sims < 1 || c.FastSims < 0 || c.Sims > MaxSims || c.FastSims > MaxSims:
+		return fmt.Errorf("%w: sims %d, fast sims %d: want sims from 1 and fast sims from 0, both at most %d (MaxSims)", ErrLockstepConfig, c.Sims, c.FastSims, MaxSims)
 	case c.Leaves < 0 || c.Leaves > maxBatch:
 		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, c.Leaves, maxBatch)
 	case !(c.FullProb >= 0 && c.FullProb <= 1):

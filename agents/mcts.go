@@ -18,7 +18,7 @@ func init() {
 			"reward=match_points (or win_loss, seed_margin), reuse=true (keep the subtree between moves), tb=FILE (value leaves from an endgame table)",
 		func(p *Params, seed uint64) (Agent, error) {
 			cfg := MCTSConfig{
-				Sims:    p.Int("sims", -1, 0, 1<<30), // -1: not given
+				Sims:    p.Int("sims", -1, 0, MaxSims), // -1: not given
 				Time:    p.Duration("time", 0),
 				C:       p.Float("c", 1.4, 0, 100),
 				Threads: p.Int("threads", 1, 1, 256),
@@ -150,6 +150,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64) (*MCTS, error) {
 	if cfg.Sims == 0 && cfg.Time == 0 {
 		return nil, fmt.Errorf("%w: no budget: set Sims or Time", ErrMCTSConfig)
 	}
+	if cfg.Sims > MaxSims {
+		return nil, fmt.Errorf("%w: sims %d is over the limit of %d (MaxSims: the tree stays in memory)", ErrMCTSConfig, cfg.Sims, MaxSims)
+	}
 	if err := checkBatch(&cfg); err != nil {
 		return nil, err
 	}
@@ -237,7 +240,7 @@ func (t *tree) search(s *env.State, sims int, deadline time.Time, noReuse bool) 
 		t.advance(s)
 	}
 	timed := !deadline.IsZero()
-	for i := 0; sims == 0 || i < sims; i++ {
+	for i := 0; (sims == 0 || i < sims) && len(t.nodes) < maxTreeNodes; i++ {
 		// Reading the clock costs about as much as a short rollout, so it
 		// is read every 16 simulations.
 		if timed && i > 0 && i&15 == 0 && time.Now().After(deadline) {

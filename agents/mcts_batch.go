@@ -77,7 +77,7 @@ func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse
 	}
 	ev := t.eval.(BatchEvaluator)
 	timed := !deadline.IsZero()
-	for done := 0; sims == 0 || done < sims; {
+	for done := 0; (sims == 0 || done < sims) && len(t.nodes) < maxTreeNodes; {
 		// A round costs a network call: the clock is cheap next to it.
 		if timed && done > 0 && time.Now().After(deadline) {
 			break

@@ -79,6 +79,9 @@ var errAZDone = errors.New("bench: enough moves")
 // first 30 plies, finished games replaced by new ones) and measures
 // simulations per second and the share of the time spent in the network.
 func AZ(o AZOptions) (AZResult, error) {
+	if o.Games > MaxAZGames {
+		return AZResult{}, fmt.Errorf("bench: az: games %d: want at most %d", o.Games, MaxAZGames)
+	}
 	if o.Games < 1 || o.Sims < 0 || o.Leaves < 0 || o.Moves < 0 || o.Threads < 0 {
 		return AZResult{}, fmt.Errorf("bench: az: games %d, sims %d, leaves %d, moves %d, threads %d: want games ≥ 1 and the rest ≥ 0",
 			o.Games, o.Sims, o.Leaves, o.Moves, o.Threads)

@@ -113,6 +113,9 @@ type nnCase struct {
 // touches all of them alike. It restores the kernels back-end it found.
 func RunNN(o NNOptions) ([]NNRow, error) {
 	o.defaults()
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	prev := kernels.Backend()
 	defer kernels.Use(prev)
 	var rows []NNRow

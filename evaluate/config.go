@@ -40,6 +40,9 @@ func (c *Config) Validate() error {
 	if len(c.Agents) < 2 {
 		return config.Errorf("agents", "%d listed, a tournament needs at least 2", len(c.Agents))
 	}
+	if err := checkAgents(len(c.Agents), c.Format, c.Games); err != nil {
+		return err
+	}
 	names := map[string]int{}
 	for i, p := range c.Agents {
 		key := fmt.Sprintf("agents[%d]", i)
