@@ -157,8 +157,14 @@ func appendFloats(buf []byte, v []float32) []byte {
 }
 
 // Save writes c to path atomically: a temporary file in the same directory,
-// synced, then renamed over path.
+// synced, then renamed over path. A network (or optimizer state) holding
+// NaN or ±Inf is refused (ErrNonFinite) and nothing is written.
 func Save(path string, c *Checkpoint) error {
+	if c.Net != nil {
+		if err := c.checkFinite(); err != nil {
+			return fmt.Errorf("nn: not saving %s: %w", path, err)
+		}
+	}
 	data, err := c.Encode()
 	if err != nil {
 		return err
@@ -177,13 +183,16 @@ func writeFileAtomic(path string, data []byte) error {
 // Load reads a checkpoint file. A file that is not a checkpoint, has another
 // format version, is truncated or corrupt gives an error wrapping
 // ErrNotCheckpoint, ErrVersion, ErrTruncated or ErrCorrupt that names the
-// file and the problem.
+// file and the problem; a network with NaN or ±Inf weights, ErrNonFinite.
 func Load(path string) (*Checkpoint, error) {
 	data, err := inputfile.ReadFile(path, maxCheckpointFile, "a checkpoint")
 	if err != nil {
 		return nil, fmt.Errorf("nn: %w", err)
 	}
 	c, err := Decode(data)
+	if err == nil {
+		err = c.checkFinite()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -51,6 +51,9 @@ func (n *Net) WriteNPZ(w io.Writer, step int64) error {
 
 // ExportNPZ writes the network's weights to path (see WriteNPZ) atomically.
 func (n *Net) ExportNPZ(path string, step int64) error {
+	if err := n.CheckFinite(); err != nil {
+		return fmt.Errorf("nn: not exporting %s: %w", path, err)
+	}
 	var buf bytes.Buffer
 	if err := n.WriteNPZ(&buf, step); err != nil {
 		return err

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -84,6 +85,9 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 	}
 	if o.ValueWeight == 0 {
 		tc.ValueWeight = 1e-12 // nn reads 0 as 1
+	}
+	if err := buf.checkFinite(); err != nil {
+		return trainStats{}, fmt.Errorf("train: the replay buffer's %w", err)
 	}
 	t, err := newTraining(l.checkpoint(), tc, o.BatchSize)
 	if err != nil {

@@ -184,10 +184,8 @@ func LoadBuffer(path string) (*Buffer, error) {
 	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
 		return nil, fail("trailing bytes")
 	}
-	for _, v := range b.value[:b.n] {
-		if math.IsNaN(float64(v)) {
-			return nil, fail("corrupt values")
-		}
+	if err := b.checkFinite(); err != nil {
+		return nil, fail("%v", err)
 	}
 	return b, nil
 }
