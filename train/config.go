@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/urim-rl/urim/internal/config"
 )
 
 // Config is one training run, as read from a YAML file (see docs/config.md
@@ -250,10 +252,11 @@ type Dataset struct {
 // Duration is a time.Duration written as "90s", "10m" or "1h30m" in YAML.
 type Duration time.Duration
 
-// UnmarshalYAML reads a duration string, or 0.
+// UnmarshalYAML reads a duration string, or 0. Its errors carry the line
+// of the value, so that the decoder names the line and the key.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("want a duration such as 10m or 1h30m")
+		return &config.Error{Line: n.Line, Err: fmt.Errorf("want a duration such as 10m or 1h30m")}
 	}
 	v := strings.TrimSpace(n.Value)
 	if v == "0" || v == "" {
@@ -262,7 +265,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	}
 	t, err := time.ParseDuration(v)
 	if err != nil {
-		return fmt.Errorf("%q is not a duration such as 90s, 10m or 1h30m", v)
+		return &config.Error{Line: n.Line, Err: fmt.Errorf("%q is not a duration such as 90s, 10m or 1h30m", v)}
 	}
 	*d = Duration(t)
 	return nil

@@ -99,7 +99,16 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 				ce.Set = set
 			} else {
 				ce.File = file
-				ce.Line = keyLine(root, ce.Key)
+				line, found := keyLine(root, ce.Key)
+				if found || len(sets) == 0 {
+					ce.Line = line
+				}
+				if len(sets) > 0 {
+					// The value may be the file's or the default, but the
+					// overrides made it wrong: say so, and cite a line only
+					// when the key is on it.
+					ce.Err = fmt.Errorf("%w (with --set %s)", ce.Err, strings.Join(sets, ", --set "))
+				}
 			}
 		}
 		return cfg, err
@@ -153,14 +162,14 @@ func sortedKeys(t reflect.Type) []string {
 }
 
 // keyLine finds the line of a key path such as "search.sims" or
-// "evaluation.opponents[1]" in the document, or 0 when the file lacks it.
-func keyLine(root *yaml.Node, key string) int {
+// "evaluation.opponents[1]" in the document; found is false when the file
+// lacks it, and line is then that of its deepest part present (0: none).
+func keyLine(root *yaml.Node, key string) (line int, found bool) {
 	n := root
-	line := 0
 	for _, part := range strings.Split(key, ".") {
 		name, index, hasIndex := strings.Cut(part, "[")
 		if n == nil || n.Kind != yaml.MappingNode {
-			return line
+			return line, false
 		}
 		var next *yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -170,18 +179,19 @@ func keyLine(root *yaml.Node, key string) int {
 			}
 		}
 		if next == nil {
-			return line
+			return line, false
 		}
 		if hasIndex {
 			k, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
-			if err == nil && next.Kind == yaml.SequenceNode && k < len(next.Content) {
-				next = next.Content[k]
-				line = next.Line
+			if err != nil || next.Kind != yaml.SequenceNode || k >= len(next.Content) {
+				return line, false
 			}
+			next = next.Content[k]
+			line = next.Line
 		}
 		n = next
 	}
-	return line
+	return line, true
 }
 
 // Marshal writes c as YAML with every key, in schema order: the effective

@@ -490,6 +490,9 @@ func locate(err error, file string, doc *yaml.Node) error {
 		if ce.Line == 0 {
 			ce.Line = keyLine(doc, ce.Key)
 		}
+		if ce.Key == "" && ce.Line > 0 { // a type's UnmarshalYAML knows its line, not its key
+			ce.Key = lineKey(doc, ce.Line, "")
+		}
 	}
 	return err
 }
