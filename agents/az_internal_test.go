@@ -337,7 +337,7 @@ func TestLockstepChecksTheGame(t *testing.T) {
 		t.Errorf("%v allocations per search of a position of an equal game", allocs)
 	}
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "trained for the rules urim") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "trained for urim") {
 			t.Fatalf("searching an oware position: %v, want a panic naming the rules", r)
 		}
 	}()

@@ -200,7 +200,7 @@ func TestNeuralAgentsCheckTheirSpecs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Act(&oware); err == nil || !strings.Contains(err.Error(), "trained for the rules urim") ||
+		if _, err := a.Act(&oware); err == nil || !strings.Contains(err.Error(), "trained for urim") ||
 			!strings.Contains(err.Error(), "oware") {
 			t.Errorf("%s playing oware: %v, want an error naming both rules", spec, err)
 		}

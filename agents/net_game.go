@@ -22,8 +22,7 @@ func (c *gameCheck) check(s *env.State) error {
 		return nil
 	}
 	if !g.Rules().SamePlay(c.net.Rules()) {
-		return fmt.Errorf("agents: %s was trained for the rules %s (%s), not for this game's %s (%s)",
-			c.what, c.net.Name(), c.net.Rules(), g.Name(), g.Rules())
+		return fmt.Errorf("agents: %s was trained for %s (this game's rules)", c.what, c.net.Rules().Mismatch(g.Rules()))
 	}
 	c.ok = g
 	return nil

@@ -30,8 +30,7 @@ func (p *Params) ckpt() string {
 		if net, err := loadAgentNet(path); err != nil {
 			p.fail("ckpt", path, "a readable network checkpoint ("+err.Error()+")")
 		} else if r := net.Rules(); !r.SamePlay(p.game.Rules()) {
-			p.fail("ckpt", path, fmt.Sprintf("a network for the rules played here, %s (%s); this one was trained for %s (%s)",
-				p.game.Name(), p.game.Rules(), r.Name, r))
+			p.fail("ckpt", path, fmt.Sprintf("a network for the rules played here; this one was trained for %s", r.Mismatch(p.game.Rules())))
 		}
 	}
 	return path

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 )
@@ -44,4 +45,19 @@ func (r Rules) playKey() Rules {
 	r.Name = ""
 	r.Trigger, r.Chain = set(r.Trigger), set(r.Chain)
 	return r
+}
+
+// Mismatch describes, for an error, how r (the rules something was made
+// for) differs from o (the rules asked for): "urim with max_plies 200, not
+// 100" when the names agree, else both rule sets in full and their first
+// difference. It returns "" when they play the same game.
+func (r Rules) Mismatch(o Rules) string {
+	key, mine, theirs := r.Diff(o)
+	if key == "" {
+		return ""
+	}
+	if r.Name == o.Name {
+		return fmt.Sprintf("%s with %s %v, not %v", r.Name, key, mine, theirs)
+	}
+	return fmt.Sprintf("%s (%s), not %s (%s): %s %v, not %v", r.Name, r, o.Name, o, key, mine, theirs)
 }

@@ -228,7 +228,7 @@ func LoadNetFor(path string, rules env.Rules, enc env.Encoding) (*Net, error) {
 func (c *Checkpoint) Check(rules env.Rules, enc env.Encoding, arch *Arch) error {
 	n := c.Net
 	if !n.rules.SamePlay(rules) {
-		return fmt.Errorf("%w: the network was made for rules %q (%v), not %q (%v)", ErrMismatch, n.rules.Name, n.rules, rules.Name, rules)
+		return fmt.Errorf("%w: the network was made for %s", ErrMismatch, n.rules.Mismatch(rules))
 	}
 	if n.enc != enc {
 		return fmt.Errorf("%w: the network reads the %s encoding, not %s", ErrMismatch, n.enc, enc)

@@ -133,8 +133,8 @@ func TestCheckpointMismatch(t *testing.T) {
 		arch  *Arch
 		msg   string
 	}{
-		{"preset", env.Oware, env.EncodingCompact, nil, `rules "urim"`},
-		{"custom rules with the preset's name", custom, env.EncodingCompact, nil, "rules"},
+		{"preset", env.Oware, env.EncodingCompact, nil, "made for urim"},
+		{"custom rules with the preset's name", custom, env.EncodingCompact, nil, "made for urim with capacity 17, not 0"},
 		{"encoding", env.Urim, env.EncodingThermometer, nil, "encoding"},
 		{"architecture", env.Urim, env.EncodingCompact, &other, "mlp 3x256, not resmlp 3x256"},
 	} {

@@ -140,7 +140,7 @@ func LoadFor(path string, r env.Rules) (*Table, error) {
 		return nil, err
 	}
 	if d := sameRules(t.rules, r); d != "" {
-		return nil, fmt.Errorf("%s: %w: built for %s, wanted %s (%s)", path, ErrMismatch, t.rules.Name, r.Name, d)
+		return nil, fmt.Errorf("%s: %w: built for %s (the rules asked for)", path, ErrMismatch, t.rules.Mismatch(r))
 	}
 	return t, nil
 }

@@ -27,9 +27,9 @@ func TestEvalUnwritableOutFailsBeforePlaying(t *testing.T) {
 		if flag == "--store" {
 			target = filepath.Join(file, "sub", "games.jsonl")
 		}
-		// "mcts:sims=100000000" would take hours per game: the check must
+		// "mcts:sims=2000000" would take minutes per game: the check must
 		// come before the first move.
-		code, out, errs := urim(t, "", "eval", "--agents", "random,mcts:sims=100000000", "--games", "2", flag, target, "--quiet")
+		code, out, errs := urim(t, "", "eval", "--agents", "random,mcts:sims=2000000", "--games", "2", flag, target, "--quiet")
 		if code != 1 || !strings.Contains(errs, "cannot write to "+filepath.Join(file, "sub")) || out != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", flag, code, out, errs)
 		}
