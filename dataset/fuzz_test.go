@@ -117,3 +117,15 @@ func TestRecorderAllocs(t *testing.T) {
 		t.Fatalf("Recorder.Add allocates %.1f times per move", allocs)
 	}
 }
+
+// FuzzNPYHeader feeds arbitrary entries to the .npy header check in front
+// of npyio: it must return an error or a header, never panic or allocate
+// more than the entry.
+func FuzzNPYHeader(f *testing.F) {
+	f.Add(npyHeader(arraySpec{name: ArrValue, dtype: "<f4"}, 3))
+	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff{"))
+	f.Add([]byte("\x93NUMPY\x01\x00\x40\x00{'shape': (1,), 'fortran_order': False, 'descr': '<f4', }      \n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = readNPYHeader(bytes.NewReader(data), data)
+	})
+}
