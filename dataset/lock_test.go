@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,5 +30,12 @@ func TestSelfPlayLocked(t *testing.T) {
 	l.Release()
 	if _, err := SelfPlay(context.Background(), cfg, true, nil); err != nil {
 		t.Fatalf("SelfPlay after the lock was released: %v", err)
+	}
+	// A lock file left by a killed run is taken over and reported.
+	os.WriteFile(filepath.Join(dir, lockfile.DirName), []byte("pid 999999 on host gone (urim selfplay) since 2026-01-01T00:00:00Z\n"), 0o644)
+	cfg.Games = 5
+	res, err := SelfPlay(context.Background(), cfg, true, nil)
+	if err != nil || lockfile.Pid(res.StaleLock) != 999999 {
+		t.Fatalf("SelfPlay over a stale lock: %v, stale %q", err, res.StaleLock)
 	}
 }

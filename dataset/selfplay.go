@@ -21,6 +21,9 @@ type SelfPlayResult struct {
 	Resumed, Played, Positions int
 	// Removed lists the leftovers of an interrupted run that were deleted.
 	Removed []string
+	// StaleLock describes the holder of a stale lock file taken over (a
+	// killed run), or "".
+	StaleLock string
 	// Interrupted is true when ctx stopped the run: the games played so far
 	// are written, and the dataset is marked incomplete.
 	Interrupted bool
@@ -79,7 +82,7 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 		return res, err
 	}
 	defer w.Release()
-	res.Removed = w.Removed()
+	res.Removed, res.StaleLock = w.Removed(), w.lock.Stale
 	res.Resumed = w.Games()
 	first := int64(w.Games())
 	for id := range first {

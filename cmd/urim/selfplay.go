@@ -84,6 +84,9 @@ Examples:
 				defer stop()
 				defer agents.CloseExternalEngines()
 				res, err := dataset.SelfPlay(ctx, cfg, *resume, bar)
+				if res.StaleLock != "" {
+					fmt.Fprintf(io.err, "urim selfplay: took over the stale lock of %s (that process is gone)\n", res.StaleLock)
+				}
 				for _, f := range res.Removed {
 					fmt.Fprintf(io.err, "urim selfplay: removed %s, left by an interrupted run\n", f)
 				}
