@@ -108,8 +108,8 @@ func (c *Config) Validate() error {
 	if _, err := env.ParseRewardKind(c.Reward); err != nil {
 		return &config.Error{Key: "reward", Err: err}
 	}
-	if c.ShardSize < 0 {
-		return cfgErr("shard_size", "%d is negative (0: %d positions)", c.ShardSize, DefaultShardPositions)
+	if c.ShardSize < 0 || c.ShardSize > MaxShardSize {
+		return cfgErr("shard_size", "%d is out of range (0 to %d; 0: %d positions)", c.ShardSize, MaxShardSize, DefaultShardPositions)
 	}
 	if c.Workers < 0 {
 		return cfgErr("workers", "%d is negative (0: one per core)", c.Workers)

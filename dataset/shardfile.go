@@ -9,10 +9,15 @@ import (
 	"github.com/urim-rl/urim/internal/inputfile"
 )
 
+// MaxShardSize bounds the shard size a writer takes (Options.ShardPositions,
+// the shard_size of configs): 1024 times DefaultShardPositions.
+const MaxShardSize = 1 << 24
+
 // MaxShardPositions bounds the rows, and the games, of one shard that a
-// manifest may list (256 times DefaultShardPositions), so that what a reader
-// allocates for a shard is bounded before it reads a byte of it.
-const MaxShardPositions = 1 << 22
+// manifest may list: MaxShardSize and the game that reached it (the rules
+// cap a game well below 2^20 plies). A reader's allocations for a shard are
+// thus bounded before it reads a byte of it.
+const MaxShardPositions = MaxShardSize + 1<<20
 
 // shardPath returns the path of the file name that the manifest lists,
 // which must resolve (symlinks followed) to a file inside the dataset

@@ -76,8 +76,8 @@ func Create(dir string, o Options) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	if o.ShardPositions < 0 {
-		return nil, fmt.Errorf("dataset: shard size %d is negative", o.ShardPositions)
+	if o.ShardPositions < 0 || o.ShardPositions > MaxShardSize {
+		return nil, fmt.Errorf("dataset: shard size %d: want 0 to %d", o.ShardPositions, MaxShardSize)
 	}
 	if o.ShardPositions == 0 {
 		o.ShardPositions = DefaultShardPositions

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
@@ -257,7 +258,7 @@ func (c *Config) checkDataset() error {
 	if c.Dataset.Dir != "" && filepath.Clean(c.Dataset.Dir) == filepath.Clean(c.Output) {
 		return bad("dataset.dir", "%q is the run directory; name a directory of its own", c.Dataset.Dir)
 	}
-	return intRange("dataset.shard_size", c.Dataset.ShardSize, 0, 1<<24)
+	return intRange("dataset.shard_size", c.Dataset.ShardSize, 0, dataset.MaxShardSize)
 }
 
 // checkFinite reports a NaN or infinite float anywhere in v.
