@@ -50,7 +50,7 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Out = "" }, "out: no output directory"},
 		{func(c *Config) { c.Encoding = "onehot" }, "encoding: "},
 		{func(c *Config) { c.Reward = "elo" }, "reward: "},
-		{func(c *Config) { c.ShardSize = -1 }, "shard_size: -1 is negative"},
+		{func(c *Config) { c.ShardSize = -1 }, "shard_size: -1 is out of range (0 to 16777216"},
 		{func(c *Config) { c.Openings = 99 }, "openings: 99 is out of range"},
 		{func(c *Config) { c.Rules = "chess" }, "rules: "},
 	} {
