@@ -31,6 +31,7 @@ type Buffer struct {
 
 	n, next int   // rows filled; the row the next Add writes
 	added   int64 // rows ever added
+	checked int64 // the value of added when checkFinite last passed
 }
 
 // NewBuffer returns an empty buffer of window rows of dim observation

@@ -8,7 +8,8 @@ import (
 // checkFinite returns an error naming the first row of b, with its game and
 // ply, that holds a NaN or ±Inf (in its observation, policy target, value
 // or root value), or nil. Such a row would train the network into NaN
-// weights while the mean losses still print as numbers.
+// weights while the mean losses still print as numbers. Only the rows added
+// since the last check that passed are read (all of them the first time).
 func (b *Buffer) checkFinite() error {
 	bad := func(v []float32) int {
 		for k, x := range v {
@@ -18,7 +19,12 @@ func (b *Buffer) checkFinite() error {
 		}
 		return -1
 	}
-	for i := 0; i < b.n; i++ {
+	fresh := int(min(b.added-b.checked, int64(b.n)))
+	if b.checked == 0 {
+		fresh = b.n
+	}
+	for k := 0; k < fresh; k++ {
+		i := ((b.next-1-k)%b.window + b.window) % b.window
 		where := ""
 		var x float32
 		if k := bad(b.obs[i*b.dim : (i+1)*b.dim]); k >= 0 {
@@ -34,5 +40,6 @@ func (b *Buffer) checkFinite() error {
 			return fmt.Errorf("row %d (game %d, ply %d): the %s is %g, not a finite number", i, b.game[i], b.ply[i], where, x)
 		}
 	}
+	b.checked = b.added
 	return nil
 }

@@ -54,3 +54,22 @@ func TestNonFiniteRowsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFiniteIncremental: a row poisoned after a check that passed is
+// found by the next check, which reads only the new rows.
+func TestCheckFiniteIncremental(t *testing.T) {
+	b := NewBuffer(3, 2, 5)
+	for i := range 7 {
+		b.Add(sample(i))
+	}
+	if err := b.checkFinite(); err != nil {
+		t.Fatal(err)
+	}
+	s := sample(7)
+	s.Obs[1] = float32(math.NaN())
+	b.Add(s)
+	b.Add(sample(8))
+	if err := b.checkFinite(); err == nil || !strings.Contains(err.Error(), "ply 7") {
+		t.Fatalf("after a NaN row: %v, want it named", err)
+	}
+}
