@@ -22,6 +22,9 @@ import (
 // A directory holding other files is refused, since resuming would delete
 // files there that look like the run's.
 func lockRunDir(dir string, resume bool, log io.Writer) (*lockfile.Lock, error) {
+	if _, err := os.Stat(dir); resume && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // nothing to resume: setup says so, and no directory is made
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -3,13 +3,24 @@
 package inputfile
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"syscall"
 )
 
-// openNonblock opens path for reading without waiting for a writer when it
-// is a FIFO (O_NONBLOCK, which changes nothing for a regular file), so that
-// Open can look at what it opened and refuse it.
+// openNonblock opens path for reading. A path that is not a regular file is
+// refused before it is opened (opening some devices does something); the
+// open itself does not wait for a writer should the path turn into a FIFO
+// in between (O_NONBLOCK, which changes nothing for a regular file), and
+// Open looks again at what it opened.
 func openNonblock(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+	}
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
