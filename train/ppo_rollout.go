@@ -288,6 +288,9 @@ func (s *ppoState) update(ctx context.Context, t nn.Training, cfg *Config, rng *
 	if len(idx) == 0 {
 		return st, nil
 	}
+	if err := ro.checkFinite(idx); err != nil {
+		return st, err
+	}
 	mb := p.Minibatch
 	per := (len(idx) + mb - 1) / mb
 	total := per * p.Epochs
