@@ -8,6 +8,7 @@ import (
 	"codeberg.org/sbinet/npyio/npz"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/numpy"
 )
 
 // seedShard returns the bytes of a small valid shard and its records file.
@@ -122,7 +123,9 @@ func TestRecorderAllocs(t *testing.T) {
 // of npyio: it must return an error or a header, never panic or allocate
 // more than the entry.
 func FuzzNPYHeader(f *testing.F) {
-	f.Add(npyHeader(arraySpec{name: ArrValue, dtype: "<f4"}, 3))
+	var seed bytes.Buffer
+	numpy.WriteNPY(&seed, numpy.Array{Name: ArrValue, Shape: []int{3}, Data: []float32{1, 2, 3}})
+	f.Add(seed.Bytes())
 	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff{"))
 	f.Add([]byte("\x93NUMPY\x01\x00\x40\x00{'shape': (1,), 'fortran_order': False, 'descr': '<f4', }      \n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
