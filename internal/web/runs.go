@@ -1,0 +1,145 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urim-rl/urim/train"
+)
+
+// Files of a training run directory (docs/config.md, "The run directory").
+const (
+	runMetrics  = "metrics.csv"
+	runConfig   = "config.yaml"
+	runSamples  = "selfplay/games.jsonl"
+	runEvalGame = "eval/games.jsonl"
+)
+
+// runEntry is a training run found under the served run paths.
+type runEntry struct {
+	Ref  string `json:"ref"`
+	Name string `json:"name"`
+}
+
+// isRun reports whether dir looks like a training run directory.
+func isRun(dir string) bool {
+	for _, f := range []string{runMetrics, runConfig} {
+		if st, err := os.Lstat(filepath.Join(dir, f)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// findRuns lists the runs of a served run root: the root itself, or the
+// run directories one or two levels below it.
+func findRuns(r *root) []runEntry {
+	if !r.dir {
+		return nil
+	}
+	if isRun(r.real) {
+		return []runEntry{{Ref: r.label, Name: filepath.Base(r.real)}}
+	}
+	var out []runEntry
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() || e.Name()[0] == '.' {
+				continue // symlinks are not followed
+			}
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case isRun(p):
+				rel, _ := filepath.Rel(r.real, p)
+				out = append(out, runEntry{Ref: refOf(r, p), Name: filepath.ToSlash(rel)})
+			case depth < 2:
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(r.real, 1)
+	return out
+}
+
+// runView is a training run's page data.
+type runView struct {
+	Ref  string `json:"ref"`
+	Name string `json:"name"`
+	// Columns holds metrics.csv by column name, one value per iteration
+	// (null for an empty cell).
+	Header  []string              `json:"header"`
+	Columns map[string][]*float64 `json:"columns"`
+	Rows    int                   `json:"rows"`
+	// Modified is when metrics.csv last changed (Unix seconds; 0 if the
+	// run has none yet), AgeS how long ago.
+	Modified int64   `json:"modified"`
+	AgeS     float64 `json:"age_s"`
+	// Samples are the latest sampled self-play games (newest last), from
+	// SamplesRef; EvalRef names the evaluation games.
+	Samples    []gameSummary `json:"samples"`
+	SamplesRef string        `json:"samples_ref,omitempty"`
+	EvalRef    string        `json:"eval_ref,omitempty"`
+}
+
+// maxSamples is how many of the latest sampled games a run page lists.
+const maxSamples = 12
+
+func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
+	ref := r.URL.Query().Get("run")
+	dir, err := resolve(s.runs, ref)
+	if err != nil {
+		writeError(w, status(err), err)
+		return
+	}
+	if !isRun(dir) {
+		writeError(w, http.StatusNotFound, fmt.Errorf("%s is not a training run directory (no %s or %s): %w", ref, runMetrics, runConfig, errNotFound))
+		return
+	}
+	v := runView{Ref: ref, Name: filepath.Base(dir), Columns: map[string][]*float64{}, Samples: []gameSummary{}}
+	mpath := filepath.Join(dir, runMetrics)
+	t, err := train.ReadMetrics(mpath)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err)
+		return
+	}
+	v.Header, v.Rows = t.Header, len(t.Rows)
+	for _, h := range t.Header {
+		col := t.Column(h)
+		out := make([]*float64, len(col))
+		for i, x := range col {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				out[i] = &col[i]
+			}
+		}
+		v.Columns[h] = out
+	}
+	if st, err := os.Stat(mpath); err == nil {
+		v.Modified = st.ModTime().Unix()
+		v.AgeS = time.Since(st.ModTime()).Seconds()
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(runSamples))); err == nil {
+		v.SamplesRef = joinRef(ref, runSamples)
+		if games, err := s.games(v.SamplesRef); err == nil {
+			from := max(0, len(games)-maxSamples)
+			for i := from; i < len(games); i++ {
+				g := &games[i]
+				v.Samples = append(v.Samples, gameSummary{N: i, Index: g.Index, Players: g.Players, Plies: g.Plies,
+					Stores: g.Stores, MatchPoints: g.MatchPoints, Winner: g.Winner(), Reason: g.Reason})
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(runEvalGame))); err == nil {
+		v.EvalRef = joinRef(ref, runEvalGame)
+	}
+	writeJSON(w, v)
+}
+
+func joinRef(ref, rel string) string { return ref + "/" + rel }
