@@ -69,7 +69,7 @@ func (p *policy) rewrite(spec string, depth int) (string, error) {
 		case fileKeys[k] && v != "":
 			real, err := confine(p.roots, v)
 			if err != nil {
-				return "", fmt.Errorf("%w: %s=%s: %v", errPolicy, k, v, err)
+				return "", fmt.Errorf("%s=%s: %w", k, v, err)
 			}
 			v = real
 		case specKeys[k]:
