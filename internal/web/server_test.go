@@ -530,7 +530,6 @@ func TestSourcesAndGames(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-
 func TestRun(t *testing.T) {
 	_, ts := newTestServer(t, Config{})
 	var v runView
