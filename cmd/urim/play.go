@@ -41,6 +41,7 @@ Examples:
   urim play
   urim play --opponent mcts:sims=2000 --side north
   urim play --rules oware --opponent alphabeta:depth=8,time=2s
+  urim play --web --opponent mcts:sims=2000       # in the browser
   printf 'c\nd\n' | urim play --opponent random --seed 1`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			o := &playOptions{}
@@ -49,9 +50,14 @@ Examples:
 			fs.StringVar(&o.side, "side", "south", "your side against an agent: south (moves first), north or random")
 			fs.Uint64Var(&o.seed, "seed", 0, "seed of the agent and of --side random (0: from the clock, and printed)")
 			fs.StringVar(&o.position, "position", "", "start from this position (notation, see docs/rules.md)")
+			fs.BoolVar(&o.web, "web", false, "play in the browser instead: serve the page of urim serve for this game (docs/web.md)")
+			fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "with --web: the address to serve on (port 0 picks a free one)")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q (moves are typed once the game starts)", args)
+				}
+				if o.web {
+					return runPlayWeb(io, o)
 				}
 				return runPlay(io, o)
 			}
@@ -64,6 +70,8 @@ type playOptions struct {
 	rules                    *string
 	opponent, side, position string
 	seed                     uint64
+	web                      bool   // --web: in the browser
+	addr                     string // --addr of --web
 }
 
 // playSession is one game at the terminal.

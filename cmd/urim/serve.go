@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -54,7 +52,7 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				return runServe(io, o, "")
+				return runServe(io, o, "", nil)
 			}
 		},
 	})
@@ -66,8 +64,8 @@ type serveOptions struct {
 }
 
 // runServe serves until interrupted; page, when set, is the path and query
-// printed (and opened) for the first visit.
-func runServe(io *stdio, o *serveOptions, page string) error {
+// printed for the first visit, and open (when set) is called with the URL.
+func runServe(io *stdio, o *serveOptions, page string, open func(string)) error {
 	srv, err := web.New(o.cfg)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -85,8 +83,11 @@ func runServe(io *stdio, o *serveOptions, page string) error {
 		url = "http://127.0.0.1:" + port + "/" + page
 	}
 	fmt.Fprintf(io.out, "urim serve: %s (Ctrl-C stops)\n", url)
+	if open != nil {
+		open(url)
+	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -42,13 +42,15 @@ func (s *Server) game(q *gameRequest) (*env.Game, error) {
 		r, err = env.DecodeRules(strings.NewReader(q.RulesYAML), "the uploaded rules")
 	case q.Rules == "":
 		r = env.Urim
-	case env.IsRulesFile(q.Rules):
-		var path string
-		if path, err = resolve(s.allRoots(), q.Rules); err == nil {
-			r, err = env.LoadRules(path)
-		}
 	default:
 		r, err = env.PresetRules(q.Rules)
+		if errors.Is(err, env.ErrUnknownPreset) && (env.IsRulesFile(q.Rules) || strings.Contains(q.Rules, "/") || s.isRoot(q.Rules)) {
+			// A rules file inside the served paths.
+			var path string
+			if path, err = resolve(s.allRoots(), q.Rules); err == nil {
+				r, err = env.LoadRules(path)
+			}
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: rules: %w", errBadGame, err)

@@ -116,3 +116,13 @@ func refOf(r *root, p string) string {
 	}
 	return r.label + "/" + filepath.ToSlash(rel)
 }
+
+// isRoot reports whether label names one of the server's roots.
+func (s *Server) isRoot(label string) bool {
+	for _, r := range s.allRoots() {
+		if r.label == label {
+			return true
+		}
+	}
+	return false
+}

@@ -119,6 +119,8 @@ function render() {
   if (q.trace) for (const i of q.trace.path.slice(-1)) marks[i] = 'lastmove';
   drawBoard(q.pits, q.stores, marks, clickable);
   $('#board').dataset.ply = S.cur;
+  document.body.dataset.mode = S.mode;
+  document.body.dataset.busy = S.busy;
   $('#board').dataset.legal = [...clickable].join(',');
   $('#ply').textContent = 'ply ' + S.cur + ' / ' + lastIndex();
   $('#players').textContent = '';
@@ -216,6 +218,7 @@ async function playAction(a) {
   if (S.busy || S.mode !== 'play') return;
   const token = S.token;
   S.busy = true;
+  render(); // no pit is clickable while the move is made
   try {
     const before = pos();
     S.req.moves = S.req.moves.slice(0, S.cur).concat([a]);
@@ -241,6 +244,7 @@ async function agentTurn() {
   if (q.terminal || S.players[q.player] === null) return;
   const token = S.token;
   S.busy = true;
+  render();
   let action = null;
   try {
     const watching = S.players[0] !== null && S.players[1] !== null;
@@ -316,7 +320,7 @@ async function download() {
   try {
     const rec = await api('/api/record', {
       game: S.req, players: S.names, specs: S.players.map((p) => p || 'human'),
-      seed: S.seed, analysis: S.analysis || undefined,
+      seed: S.seed, analysis: S.analysis ? { ...S.analysis, kept: undefined } : undefined,
     });
     const blob = new Blob([JSON.stringify(rec, null, 1)], { type: 'application/json' });
     const a = el('a');
@@ -344,6 +348,7 @@ function showLoaded(l, source) {
   S.players = [null, null];
   S.names = [r.players[0] || 'South', r.players[1] || 'North'];
   S.analysis = r.analysis || null;
+  if (S.analysis) S.analysis.kept = true; // shown as loaded, never recomputed
   S.source = source || null;
   S.cur = 0;
   showError(null);
@@ -407,7 +412,7 @@ function renderPlyAnalysis() {
   const a = S.analysis && S.analysis.plies[S.cur];
   if (S.analysis && a) {
     showPly(a, S.analysis.unit, box);
-    box.prepend(el('div', 'hint', 'kept analysis: ' + S.analysis.spec));
+    box.prepend(el('div', 'hint', (S.analysis.kept ? 'kept analysis: ' : 'analysis: ') + S.analysis.spec));
   } else if (!S.single || S.single.key !== key()) {
     box.textContent = '';
   } else {
@@ -668,7 +673,7 @@ async function refreshRun() {
       { name: 'value loss', ys: c.value_loss, color: '#c0392b' }]);
     chart($('#chart-entropy'), it, [{ name: 'entropy', ys: c.entropy, color: '#2e8b57' },
       { name: 'KL', ys: pick('kl', 'approx_kl'), color: '#8e44ad', right: true }]);
-    chart($('#chart-elo'), it, [{ name: 'Elo', ys: c.elo, color: '#222', lo: c.elo_lo95, hi: c.elo_hi95 }]);
+    chart($('#chart-elo'), it, [{ name: 'Elo', ys: c.elo, color: '#1f4e79', lo: c.elo_lo95, hi: c.elo_hi95 }]);
     chart($('#chart-speed'), it, [{ name: 'positions/s', ys: pick('positions_per_s', 'env_steps_per_s'), color: '#d35400' }]);
     fillGameRows($('#run-samples tbody'), v.samples.slice().reverse(), v.samples_ref);
     showError(null);
@@ -811,6 +816,11 @@ async function start() {
   for (const a of S.info.agents) { const o = el('option'); o.value = a.name; o.label = a.help; dl.append(o); }
   // The query string may preset the game: ?south=human&north=SPEC&rules=urim&start=...&speed=0.4
   const q = new URLSearchParams(location.search);
+  if (q.has('rules') && !S.info.presets.includes(q.get('rules'))) {
+    const o = el('option', '', q.get('rules')); // a rules file served by urim play --web
+    o.value = q.get('rules');
+    rules.append(o);
+  }
   for (const id of ['south', 'north', 'rules', 'start', 'seed', 'speed']) if (q.has(id)) $('#' + id).value = q.get(id);
   showTab('play');
   loadSources();
