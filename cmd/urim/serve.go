@@ -66,6 +66,7 @@ type serveOptions struct {
 // runServe serves until interrupted; page, when set, is the path and query
 // printed for the first visit, and open (when set) is called with the URL.
 func runServe(io *stdio, o *serveOptions, page string, open func(string)) error {
+	o.cfg.LoopbackHosts = web.IsLoopback(o.addr)
 	srv, err := web.New(o.cfg)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -46,6 +46,11 @@ type Config struct {
 	// wait for a free slot, up to QueueWait (0: 30 s), then are refused.
 	MaxJobs   int
 	QueueWait time.Duration
+	// LoopbackHosts refuses requests whose Host header is not a loopback
+	// name or address (localhost, 127.0.0.1, [::1]): a server bound to
+	// loopback sets it, so that a foreign site cannot reach it by pointing
+	// its own name at 127.0.0.1 (DNS rebinding).
+	LoopbackHosts bool
 }
 
 // Server serves the page and its API. Make one with [New].
@@ -156,6 +161,10 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, http.StatusForbidden, errors.New("cross-origin request refused: this server accepts changes from its own page only"))
 	}))
 	return cop.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.LoopbackHosts && !loopbackHost(r.Host) {
+			writeError(w, http.StatusMisdirectedRequest, fmt.Errorf("host %q refused: this server answers to localhost only", r.Host))
+			return
+		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'")
 		if r.Body != nil {
@@ -175,6 +184,19 @@ func IsLoopback(addr string) bool {
 	if err != nil {
 		return false
 	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// loopbackHost reports whether a Host header names this machine's loopback.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
 	if host == "localhost" {
 		return true
 	}

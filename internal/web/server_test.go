@@ -623,3 +623,21 @@ func TestNewRefusesMissingPaths(t *testing.T) {
 		t.Fatal("a non-table --tablebase accepted")
 	}
 }
+
+func TestLoopbackHosts(t *testing.T) {
+	_, ts := newTestServer(t, Config{LoopbackHosts: true})
+	for host, want := range map[string]int{"": 200, "localhost:8080": 200, "127.0.0.1:1": 200, "[::1]:80": 200, "evil.example:8080": 421, "evil.example": 421} {
+		req, _ := http.NewRequest("GET", ts.URL+"/api/info", nil)
+		if host != "" {
+			req.Host = host
+		}
+		res, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, res.StatusCode, want)
+		}
+	}
+}
