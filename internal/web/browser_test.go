@@ -392,3 +392,44 @@ func TestBrowserRunPage(t *testing.T) {
 	wait[bool](p, `!document.querySelector('#game-area').hidden && document.body.dataset.mode === 'replay'`)
 	p.screenshot("sample")
 }
+
+// TestBrowserWatchFromPosition watches two agents play out a game started
+// from a position in the notation, and shows the search behind an agent's
+// move.
+func TestBrowserWatchFromPosition(t *testing.T) {
+	p := newPage(t, Config{})
+	start := "2,0,3,1,0,4/0,2,1,3,0,1 10-9 S 30"
+	p.do(chromedp.Navigate(p.url + "/?south=mcts:sims=200&north=greedy&speed=0&start=" + strings.ReplaceAll(strings.ReplaceAll(start, " ", "+"), "/", "%2F")))
+	wait[bool](p, `!document.querySelector('#result').hidden`)
+	if got := eval[string](p, `document.querySelector('#result').textContent`); !strings.Contains(got, "match points") {
+		t.Fatalf("result %q", got)
+	}
+	// South's first move was mcts's: its search is shown at position 0.
+	p.do(chromedp.KeyEvent(kb.Home))
+	wait[bool](p, `document.querySelector('#board').dataset.ply === '0' && document.querySelector('#an-result').textContent.includes("the search behind mcts:sims=200's move")`)
+	if !eval[bool](p, `document.querySelector('#an-result').textContent.includes('principal variation') && document.querySelectorAll('.visits .col').length > 0`) {
+		t.Fatal("the agent's search lacks its principal variation or visits")
+	}
+	p.screenshot("watched")
+}
+
+// TestBrowserSweepCancel cancels a sweep from the page: the server stops
+// and frees its slot.
+func TestBrowserSweepCancel(t *testing.T) {
+	p := newPage(t, Config{})
+	p.do(chromedp.Navigate(p.url + "/?south=human&north=human"))
+	wait[bool](p, `document.querySelectorAll('.pit.legal').length > 0`)
+	p.openGame("data0/tourney/games.jsonl", 3)
+	p.do(chromedp.SetValue(chromedp.ID("an-spec"), "mcts:sims=20000"), chromedp.Click(chromedp.ID("sweep")))
+	wait[bool](p, `Number(document.querySelector('#sweep-progress').value) >= 1`)
+	p.do(chromedp.Click(chromedp.ID("cancel")))
+	wait[bool](p, `document.querySelector('#sweep-text').textContent === 'cancelled' && !document.querySelector('#sweep').disabled`)
+	deadline := time.Now().Add(20 * time.Second)
+	for p.srv.running.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the sweep still runs after Cancel")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.screenshot("cancelled")
+}

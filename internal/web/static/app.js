@@ -30,6 +30,7 @@ const S = {
   sweep: null,                        // AbortController of the running sweep
   run: null, runTimer: null,
   single: null,                       // the last one-position analysis: { key, a, unit }
+  searches: [],                       // searches[i]: the agent's own search for its move at position i { a, unit, spec }
 };
 
 // ---------- the API ----------
@@ -130,7 +131,7 @@ function render() {
   renderPlyAnalysis();
   drawGraph();
   $('#undo').disabled = S.mode !== 'play' || S.req.moves.length === 0;
-  $('#pause').hidden = !(S.mode === 'play' && S.players[0] !== null && S.players[1] !== null);
+  $('#pause').hidden = !(S.mode === 'play' && S.players[0] !== null && S.players[1] !== null && !S.view.positions[lastIndex()].terminal);
   $('#pause').textContent = S.paused ? 'Go on' : 'Pause';
   if (S.info && S.info.tablebase) probeTable();
 }
@@ -213,8 +214,9 @@ async function loadView() {
   S.view = await api('/api/game', S.req);
 }
 
-// playAction plays action a at the shown position (dropping the moves after it).
-async function playAction(a) {
+// playAction plays action a at the shown position (dropping the moves after
+// it); search is the agent's report on its move, if an agent chose it.
+async function playAction(a, search) {
   if (S.busy || S.mode !== 'play') return;
   const token = S.token;
   S.busy = true;
@@ -222,6 +224,8 @@ async function playAction(a) {
   try {
     const before = pos();
     S.req.moves = S.req.moves.slice(0, S.cur).concat([a]);
+    S.searches.length = S.cur; // the searches of the line dropped go
+    if (search) S.searches[S.cur] = search;
     if (S.analysis) S.analysis = null; // analysis of another line
     await loadView();
     if (token !== S.token) return;
@@ -246,19 +250,21 @@ async function agentTurn() {
   S.busy = true;
   render();
   let action = null;
+  let search = null;
   try {
     const watching = S.players[0] !== null && S.players[1] !== null;
     const [res] = await Promise.all([
       api('/api/move', { game: S.req, spec: S.players[q.player], seed: S.seed * 2 + q.player }),
       sleep(watching ? 300 * speed() : 0)]);
     action = res.action;
+    search = { a: res.analysis, unit: res.unit, spec: res.spec };
   } catch (e) {
     showError(e);
   } finally {
     if (token === S.token) S.busy = false;
   }
   if (token !== S.token || action === null) { render(); return; }
-  playAction(action);
+  playAction(action, search);
 }
 
 function goTo(i) {
@@ -276,6 +282,7 @@ async function undo() {
   } while (moves.length > 0 && S.players[playerAt(moves.length)] !== null);
   S.token++;
   S.req.moves = moves;
+  S.searches.length = moves.length;
   S.analysis = null;
   try { await loadView(); } catch (e) { showError(e); }
   S.cur = lastIndex();
@@ -297,6 +304,7 @@ async function newGame(ev) {
   if (S.players[0] === null && S.players[1] === null) S.names = ['South', 'North'];
   S.seed = Number($('#seed').value) || 0;
   S.analysis = null;
+  S.searches = [];
   S.source = null;
   const req = { rules: $('#rules').value, start: $('#start').value.trim(), moves: [] };
   const file = $('#rules-file').files[0];
@@ -348,6 +356,7 @@ function showLoaded(l, source) {
   S.players = [null, null];
   S.names = [r.players[0] || 'South', r.players[1] || 'North'];
   S.analysis = r.analysis || null;
+  S.searches = [];
   if (S.analysis) S.analysis.kept = true; // shown as loaded, never recomputed
   S.source = source || null;
   S.cur = 0;
@@ -396,12 +405,14 @@ function showPly(a, unit, into) {
   if (a.loss !== undefined && a.played !== undefined) row('move played', letter(mover * p + a.played) + ', loses ' + a.loss.toFixed(3));
   into.append(t);
   if (a.visits) {
-    const total = a.visits.reduce((x, y) => x + y, 0) || 1;
+    const most = Math.max(...a.visits, 1);
     const bars = el('div', 'visits');
     a.visits.forEach((v, i) => {
-      const d = el('div', i === a.best ? 'best' : '', letter(mover * p + i) + ' ' + v);
-      d.style.height = (8 + 92 * v / total) + '%';
-      bars.append(d);
+      const col = el('div', 'col' + (i === a.best ? ' best' : ''));
+      const bar = el('div', 'bar');
+      bar.style.height = Math.round(2 + 58 * v / most) + 'px';
+      col.append(el('span', 'n', String(v)), bar, el('span', 'pitname', letter(mover * p + i)));
+      bars.append(col);
     });
     into.append(el('div', 'hint', 'visits per move'), bars);
   }
@@ -413,10 +424,14 @@ function renderPlyAnalysis() {
   if (S.analysis && a) {
     showPly(a, S.analysis.unit, box);
     box.prepend(el('div', 'hint', (S.analysis.kept ? 'kept analysis: ' : 'analysis: ') + S.analysis.spec));
-  } else if (!S.single || S.single.key !== key()) {
-    box.textContent = '';
-  } else {
+  } else if (S.single && S.single.key === key()) {
     showPly(S.single.a, S.single.unit, box);
+  } else if (S.searches[S.cur]) {
+    const m = S.searches[S.cur];
+    showPly(m.a, m.unit, box);
+    box.prepend(el('div', 'hint', 'the search behind ' + m.spec + '\'s move'));
+  } else {
+    box.textContent = '';
   }
 }
 
