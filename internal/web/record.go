@@ -26,11 +26,14 @@ func (r *Record) request() gameRequest {
 }
 
 type recordRequest struct {
-	Game     gameRequest `json:"game"`
-	Players  [2]string   `json:"players"`
-	Specs    [2]string   `json:"specs"`
-	Seed     uint64      `json:"seed"`
-	Analysis *Analysis   `json:"analysis,omitempty"`
+	Game    gameRequest `json:"game"`
+	Players [2]string   `json:"players"`
+	Specs   [2]string   `json:"specs"`
+	Seed    uint64      `json:"seed"`
+	// Opening, when given, is the random opening the moves start with (a
+	// replayed record's).
+	Opening  []int     `json:"opening,omitempty"`
+	Analysis *Analysis `json:"analysis,omitempty"`
 }
 
 // makeRecord builds the record of a game played (or being played) on the
@@ -57,10 +60,16 @@ func (s *Server) makeRecord(q *recordRequest) (*Record, error) {
 		r.CustomRules = &rules
 	}
 	r.Players, r.Specs, r.Seed = q.Players, q.Specs, q.Seed
-	r.Opening = []int{}
 	r.Moves = slices.Clone(q.Game.Moves)
 	if r.Moves == nil {
 		r.Moves = []int{}
+	}
+	if len(q.Opening) > len(r.Moves) || !slices.Equal(q.Opening, r.Moves[:len(q.Opening)]) {
+		return nil, fmt.Errorf("%w: the opening %v is not the start of the moves", errBadGame, q.Opening)
+	}
+	r.Opening = slices.Clone(q.Opening)
+	if r.Opening == nil {
+		r.Opening = []int{}
 	}
 	r.Plies = len(r.Moves)
 	r.Stores = [2]int{last.Store(0), last.Store(1)}

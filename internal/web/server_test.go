@@ -413,6 +413,15 @@ func TestRecordRoundTrip(t *testing.T) {
 	if code, body := call(t, ts, "POST", "/api/record/load", part, nil); code != 200 {
 		t.Fatalf("load partial: %d %s", code, body)
 	}
+	// A replayed record keeps its opening; an opening that is not the start
+	// of the moves is refused.
+	var withOpening Record
+	if code, body := call(t, ts, "POST", "/api/record", recordRequest{Game: q, Opening: q.Moves[:2]}, &withOpening); code != 200 || len(withOpening.Opening) != 2 {
+		t.Fatalf("opening: %d %s", code, body)
+	}
+	if code, body := call(t, ts, "POST", "/api/record", recordRequest{Game: q, Opening: []int{9}}, nil); code != 400 || !strings.Contains(body, "opening") {
+		t.Fatalf("a bad opening: %d %s", code, body)
+	}
 	bad := rec
 	bad.Stores = [2]int{1, 2}
 	tooLong := rec

@@ -30,6 +30,7 @@ const S = {
   sweep: null,                        // AbortController of the running sweep
   run: null, runTimer: null,
   single: null,                       // the last one-position analysis: { key, a, unit }
+  kept: null,                         // a replayed record's { specs, seed, opening }
   searches: [],                       // searches[i]: the agent's own search for its move at position i { a, unit, spec }
 };
 
@@ -155,7 +156,7 @@ function renderStatus() {
   if (q.terminal) text = 'The game is over.';
   else {
     text = who[q.player] + ' (' + S.names[q.player] + ') to move';
-    if (S.cur !== lastIndex()) text += ' — viewing ply ' + S.cur + '; a move here starts a new line';
+    if (S.cur !== lastIndex()) text += ' — viewing ply ' + S.cur + (S.mode === 'play' ? '; a move here starts a new line' : '');
     else if (S.mode === 'play' && S.players[q.player] !== null) text += S.paused ? ' (paused)' : ' — thinking…';
   }
   $('#status').textContent = text;
@@ -305,6 +306,7 @@ async function newGame(ev) {
   S.seed = Number($('#seed').value) || 0;
   S.analysis = null;
   S.searches = [];
+  S.kept = null;
   S.source = null;
   const req = { rules: $('#rules').value, start: $('#start').value.trim(), moves: [] };
   const file = $('#rules-file').files[0];
@@ -326,9 +328,13 @@ async function newGame(ev) {
 
 async function download() {
   try {
+    const kept = S.kept; // a replayed record's own players, specs, seed and opening
+    const opening = kept && kept.opening.length <= S.req.moves.length &&
+      kept.opening.every((a, i) => S.req.moves[i] === a) ? kept.opening : undefined;
     const rec = await api('/api/record', {
-      game: S.req, players: S.names, specs: S.players.map((p) => p || 'human'),
-      seed: S.seed, analysis: S.analysis ? { ...S.analysis, kept: undefined } : undefined,
+      game: S.req, players: S.names, specs: kept ? kept.specs : S.players.map((p) => p || 'human'),
+      seed: kept ? kept.seed : S.seed, opening,
+      analysis: S.analysis ? { ...S.analysis, kept: undefined } : undefined,
     });
     const blob = new Blob([JSON.stringify(rec, null, 1)], { type: 'application/json' });
     const a = el('a');
@@ -357,6 +363,7 @@ function showLoaded(l, source) {
   S.names = [r.players[0] || 'South', r.players[1] || 'North'];
   S.analysis = r.analysis || null;
   S.searches = [];
+  S.kept = { specs: r.specs, seed: r.seed, opening: r.opening || [] };
   if (S.analysis) S.analysis.kept = true; // shown as loaded, never recomputed
   S.source = source || null;
   S.cur = 0;
