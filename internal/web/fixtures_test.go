@@ -37,6 +37,15 @@ var (
 // a moment, big enough to cover the end of most games.
 const tableSeeds = 8
 
+// TestMain removes the fixture's tree after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fix.dir != "" {
+		os.RemoveAll(fix.dir)
+	}
+	os.Exit(code)
+}
+
 // testFixture builds the tree once per test binary.
 func testFixture(t testing.TB) fixture {
 	t.Helper()
