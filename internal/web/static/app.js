@@ -839,7 +839,7 @@ async function start() {
   // The query string may preset the game: ?south=human&north=SPEC&rules=urim&start=...&speed=0.4
   const q = new URLSearchParams(location.search);
   if (q.has('rules') && !S.info.presets.includes(q.get('rules'))) {
-    const o = el('option', '', q.get('rules')); // a rules file served by urim play --web
+    const o = el('option', '', 'the rules file of urim play'); // served by urim play --web
     o.value = q.get('rules');
     rules.append(o);
   }
