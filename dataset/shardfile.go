@@ -52,6 +52,11 @@ func (d *Dataset) readShardFile(name string, size int64, what string) ([]byte, e
 	return data, err
 }
 
+// LoadRecords reads the games of shard i (not its tensors) through the same
+// checks as LoadShard: a regular file inside the directory, no more bytes
+// and games than the manifest counts, and the manifest's id range.
+func (d *Dataset) LoadRecords(i int) ([]Record, error) { return d.loadRecords(i) }
+
 // loadRecords reads the games of shard i, no more than the manifest counts,
 // and checks them against the manifest's count and id range.
 func (d *Dataset) loadRecords(i int) ([]Record, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Source kinds.
@@ -71,6 +72,9 @@ func findSources(r *root) []source {
 	return out
 }
 
+// maxCSVBytes bounds a games CSV read whole: about a million games.
+const maxCSVBytes = 1 << 30
+
 // fileKind tells a game store (.jsonl with the store header) or a games
 // CSV (.csv whose header is evaluate.CSVHeader) from other files.
 func fileKind(p string) string {
@@ -78,7 +82,7 @@ func fileKind(p string) string {
 	if ext != ".jsonl" && ext != ".csv" {
 		return ""
 	}
-	f, err := os.Open(p)
+	f, err := inputfile.Open(p, maxCSVBytes, "a game store or games CSV")
 	if err != nil {
 		return ""
 	}
@@ -148,7 +152,7 @@ func (s *Server) games(ref string) ([]Record, error) {
 			games = append(games, Record{Record: r})
 		}
 	case kindCSV:
-		data, err := os.ReadFile(path)
+		data, err := inputfile.ReadFile(path, maxCSVBytes, "a games CSV")
 		if err != nil {
 			return nil, err
 		}
@@ -176,15 +180,10 @@ func readDataset(dir string) ([]Record, error) {
 		return nil, err
 	}
 	var out []Record
-	for _, sh := range d.Manifest.Shards {
-		p := filepath.Join(dir, filepath.Base(sh.Games))
-		data, err := os.ReadFile(p)
+	for i := range d.Manifest.Shards {
+		recs, err := d.LoadRecords(i)
 		if err != nil {
 			return nil, err
-		}
-		recs, err := dataset.ReadRecords(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		for _, r := range recs {
 			out = append(out, fromDataset(r))
