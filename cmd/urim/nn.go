@@ -18,7 +18,7 @@ var nnCommands = map[string]*command{}
 func init() {
 	register(&command{
 		name:  "nn",
-		usage: "<new|export|info> [flags] [arguments]",
+		usage: "<new|export|import|info> [flags] [arguments]",
 		short: "policy-value networks: create, inspect, export to numpy",
 		long: `Makes, inspects and exports the networks of the neural agents (docs/nn.md).
 
@@ -49,7 +49,7 @@ Examples:
 			}
 		},
 	})
-	for _, c := range []*command{nnNewCommand(), nnExportCommand(), nnInfoCommand()} {
+	for _, c := range []*command{nnNewCommand(), nnExportCommand(), nnImportCommand(), nnInfoCommand()} {
 		nnCommands[c.name] = c
 	}
 }
