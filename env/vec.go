@@ -43,6 +43,9 @@ type Vec struct {
 	toMove     []int32
 	finalObs   []float32 // AutoResetSameStep only
 	hasFinal   []bool    // AutoResetSameStep only
+	// own keeps the Vec's own buffers while Redirect points obs and
+	// finalObs at the caller's.
+	own struct{ obs, finalObs []float32 }
 
 	// done marks games that have ended and wait for their reset (the next
 	// step, or ResetMask when auto-reset is disabled).

@@ -1,0 +1,293 @@
+package capi
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/urim-rl/urim/env"
+)
+
+// VecConfig describes a [VecEnv]: the names are those of the configs and
+// of Python's urim.VecEnv.
+type VecConfig struct {
+	Rules        string // a preset or a rules YAML file; "" means urim
+	N            int
+	Encoding     string // compact (the default) or thermometer
+	AutoReset    string // next_step (the default), same_step or disabled
+	Reward       string // match_points (the default), win_loss or seed_margin
+	Illegal      string // error (the default) or loss
+	Seed         uint64
+	OpeningPlies int
+	Workers      int // 0: env.Vec's default, one per core but no more than one per 64 games
+}
+
+// Buffers are the caller's arrays that a [VecEnv] writes after every step
+// and reset: N rows each, row-major. FinalObs and HasFinal are used under
+// same_step only and may be nil otherwise. Actions is read by Step.
+type Buffers struct {
+	Obs        []float32 // N × ObsDim
+	Mask       []bool    // N × Actions, true where legal
+	Rewards    []float32 // N: the reward of the player who moved
+	Rewards2   []float32 // N × 2: players 0 and 1, as env.Vec.Rewards
+	Terminated []bool    // N
+	Truncated  []bool    // N
+	ToMove     []int32   // N: player to move, whose view the obs row takes
+	FinalObs   []float32 // N × ObsDim, same_step only
+	HasFinal   []bool    // N, same_step only
+	Legal      []uint8   // N: the legal actions as a bit set (bit a: action a), 0 once over
+	Actions    []int32   // N, read by Step
+}
+
+// VecEnv is an env.Vec that writes into the caller's buffers: the
+// observations directly (env.Vec.Redirect, for the duration of each call),
+// the masks, rewards, flags and players to move copied after each call.
+// The stepping, encoding, rewards and resets are the Vec's own. The caller
+// hands the same buffers to every call (a reset rewrites every row). It is
+// not safe for concurrent use.
+type VecEnv struct {
+	cfg   VecConfig
+	g     *env.Game
+	opt   env.VecOptions
+	v     *env.Vec
+	mover []int32 // the player to move before the step
+}
+
+// NewVecEnv builds the environment cfg describes.
+func NewVecEnv(cfg VecConfig) (*VecEnv, error) {
+	if cfg.Rules == "" {
+		cfg.Rules = "urim"
+	}
+	r, err := env.FindRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	g, err := env.NewGame(r)
+	if err != nil {
+		return nil, err
+	}
+	opt := env.VecOptions{Workers: cfg.Workers, Seed: cfg.Seed, OpeningPlies: cfg.OpeningPlies}
+	if opt.Encoding, err = env.ParseEncoding(orDefault(cfg.Encoding, "compact")); err != nil {
+		return nil, err
+	}
+	if opt.AutoReset, err = env.ParseAutoReset(orDefault(cfg.AutoReset, "next_step")); err != nil {
+		return nil, err
+	}
+	if opt.Reward, err = env.ParseRewardKind(orDefault(cfg.Reward, "match_points")); err != nil {
+		return nil, err
+	}
+	if opt.Illegal, err = env.ParseIllegalPolicy(orDefault(cfg.Illegal, "error")); err != nil {
+		return nil, err
+	}
+	v, err := env.NewVec(g, cfg.N, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N)}, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Len returns N.
+func (e *VecEnv) Len() int { return e.cfg.N }
+
+// ObsDim returns the observation columns.
+func (e *VecEnv) ObsDim() int { return e.v.ObsDim() }
+
+// Actions returns P, the mask's columns.
+func (e *VecEnv) Actions() int { return e.v.Actions() }
+
+// Game returns the game played.
+func (e *VecEnv) Game() *env.Game { return e.g }
+
+// Options returns the Vec's options, defaults filled in.
+func (e *VecEnv) Options() env.VecOptions { return e.v.Options() }
+
+// Vec returns the underlying env.Vec.
+func (e *VecEnv) Vec() *env.Vec { return e.v }
+
+// check reports buffers of the wrong sizes (the C glue builds them from the
+// sizes VecEnv asks for, so this catches a bug, not the caller).
+func (e *VecEnv) check(b *Buffers, actions bool) error {
+	n, d, p := e.cfg.N, e.ObsDim(), e.Actions()
+	bad := len(b.Obs) != n*d || len(b.Mask) != n*p || len(b.Rewards) != n || len(b.Rewards2) != 2*n ||
+		len(b.Terminated) != n || len(b.Truncated) != n || len(b.ToMove) != n || len(b.Legal) != n
+	if e.opt.AutoReset == env.AutoResetSameStep {
+		bad = bad || len(b.FinalObs) != n*d || len(b.HasFinal) != n
+	}
+	if actions {
+		bad = bad || len(b.Actions) != n
+	}
+	if bad {
+		return Errorf(ErrArg, "capi: buffers of the wrong sizes for %d games of %d observation columns and %d actions", n, d, p)
+	}
+	return nil
+}
+
+// Step plays b.Actions and writes the tensors into b. Under the illegal
+// policy "error" an illegal or out-of-range action is an error naming the
+// game, and no game moves.
+func (e *VecEnv) Step(b *Buffers) error {
+	if e.v == nil {
+		return ErrClosedObject
+	}
+	if err := e.check(b, true); err != nil {
+		return err
+	}
+	copy(e.mover, e.v.ToMove())
+	if err := e.redirect(b); err != nil {
+		return err
+	}
+	defer e.v.Redirect(nil, nil)
+	if err := e.v.Step(b.Actions); err != nil {
+		return err
+	}
+	e.write(b)
+	return nil
+}
+
+// redirect points the Vec's observation writes at the caller's buffers for
+// one call (env.Vec.Redirect): the library keeps no caller memory between
+// calls.
+func (e *VecEnv) redirect(b *Buffers) error {
+	var final []float32
+	if e.opt.AutoReset == env.AutoResetSameStep {
+		final = b.FinalObs
+	}
+	return e.v.Redirect(b.Obs, final)
+}
+
+// Reset starts every game again. A seed that differs from the current one
+// rebuilds the Vec with it (Gymnasium's reset(seed=...)); nil keeps the
+// stream going.
+func (e *VecEnv) Reset(b *Buffers, seed *uint64) error {
+	if e.v == nil {
+		return ErrClosedObject
+	}
+	if err := e.check(b, false); err != nil {
+		return err
+	}
+	if seed != nil {
+		opt := e.opt
+		opt.Seed = *seed
+		v, err := env.NewVec(e.g, e.cfg.N, opt)
+		if err != nil {
+			return err
+		}
+		_ = e.v.Close()
+		e.v, e.opt = v, v.Options()
+		// The new Vec's first observations are in its own buffers.
+		copy(b.Obs, v.Obs())
+		if e.opt.AutoReset == env.AutoResetSameStep {
+			copy(b.FinalObs, v.FinalObs())
+		}
+	} else {
+		if err := e.redirect(b); err != nil {
+			return err
+		}
+		e.v.Reset()
+		e.v.Redirect(nil, nil)
+	}
+	copy(e.mover, e.v.ToMove())
+	e.write(b)
+	return nil
+}
+
+// ResetMask starts again the games i with sel[i] set (how games restart
+// under autoreset "disabled"), and writes the tensors into b.
+func (e *VecEnv) ResetMask(b *Buffers, sel []bool) error {
+	if e.v == nil {
+		return ErrClosedObject
+	}
+	if err := e.check(b, false); err != nil {
+		return err
+	}
+	if len(sel) != e.cfg.N {
+		return Errorf(ErrArg, "capi: reset mask of %d entries for %d games", len(sel), e.cfg.N)
+	}
+	copy(e.mover, e.v.ToMove())
+	if err := e.redirect(b); err != nil {
+		return err
+	}
+	defer e.v.Redirect(nil, nil)
+	if err := e.v.ResetMask(sel); err != nil {
+		return err
+	}
+	e.write(b)
+	return nil
+}
+
+// maskRows holds the bool row of every legal set as 8 bytes, for one
+// unaligned store per row.
+var maskRows = func() (t [1 << env.MaxActions]uint64) {
+	for m := range t {
+		for a := range env.MaxActions {
+			t[m] |= uint64(m>>a&1) << (8 * a)
+		}
+	}
+	return t
+}()
+
+// write copies the Vec's tensors into b. The reward of the player who
+// moved is picked from the two players' rewards with the mover recorded
+// before the step.
+func (e *VecEnv) write(b *Buffers) {
+	v := e.v
+	writeMask(b.Mask, b.Legal, v.Legal(), e.Actions())
+	r := v.Rewards()
+	copy(b.Rewards2, r)
+	for i, m := range e.mover {
+		b.Rewards[i] = r[2*i+int(m&1)]
+	}
+	copy(b.Terminated, v.Terminated())
+	copy(b.Truncated, v.Truncated())
+	copy(b.ToMove, v.ToMove())
+	if e.opt.AutoReset == env.AutoResetSameStep {
+		copy(b.HasFinal, v.HasFinalObs())
+	}
+}
+
+// writeMask writes the rows of p bools and the bit sets of legal. A row is
+// one 8-byte store whose spill into the next row is overwritten by that
+// row's store (p ≤ 7 < 8); the rows too close to the end go byte by byte.
+func writeMask(mask []bool, bits []uint8, legal []env.Mask, p int) {
+	for i, m := range legal {
+		bits[i] = uint8(m)
+	}
+	mb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mask))), len(mask))
+	i := 0
+	for ; i*p+8 <= len(mb); i++ {
+		binary.LittleEndian.PutUint64(mb[i*p:], maskRows[legal[i]&(1<<env.MaxActions-1)])
+	}
+	for ; i < len(legal); i++ {
+		row, m := mb[i*p:(i+1)*p], maskRows[legal[i]&(1<<env.MaxActions-1)]
+		for a := range row {
+			row[a] = byte(m >> (8 * a))
+		}
+	}
+}
+
+// Close stops the Vec's workers; later calls fail with ErrClosed.
+func (e *VecEnv) Close() error {
+	if e.v == nil {
+		return nil
+	}
+	err := e.v.Close()
+	e.v = nil
+	return err
+}
+
+// Describe returns the settings in effect, for Python's metadata.
+func (e *VecEnv) Describe() map[string]any {
+	o := e.opt
+	return map[string]any{
+		"rules": e.g.Name(), "num_envs": e.cfg.N, "obs_dim": e.ObsDim(), "actions": e.Actions(),
+		"encoding": o.Encoding.String(), "autoreset_mode": o.AutoReset.String(), "reward": o.Reward.String(),
+		"illegal": o.Illegal.String(), "seed": o.Seed, "opening_plies": o.OpeningPlies,
+		"workers": o.Workers, "columns": o.Encoding.Columns(e.g), "max_plies": e.g.Rules().MaxPlies,
+	}
+}

@@ -1,0 +1,133 @@
+"""python -m urim.bench: the speed of urim.VecEnv and urim.Agent against
+the Go code they wrap, measured in the same run (ratios are what to
+compare: absolute figures move with the machine's load).
+
+- VecEnv at 1, 64, 1024 and 4096 games on one thread, random legal actions
+  drawn in NumPy (urim.random.RandomActions), against bench.Vec (what
+  `urim bench env` runs: env.Vec with random actions drawn in Go) at the
+  same sizes, in alternating runs, the best of each side kept.
+- Agent("mcts:sims=200").act_batch on 256 positions against the same agent
+  playing the same positions in a Go loop.
+"""
+
+import argparse
+import ctypes
+import json
+import sys
+import time
+
+import numpy as np
+
+from . import _lib
+from .agent import Agent
+from .game import Game
+from .random import RandomActions
+from .vec import VecEnv
+
+
+def go_vec(n, steps, rules="urim"):
+    r = ctypes.c_double()
+    _lib.call("urim_bench_vec", _lib.enc(rules), int(n), int(steps), ctypes.byref(r))
+    return r.value
+
+
+class _PyVec:
+    """VecEnv(n) on one thread, copy=False, with random legal actions drawn
+    in NumPy from info["legal"], the buffer the library rewrites."""
+
+    def __init__(self, n, rules="urim"):
+        self.n = n
+        self.env = VecEnv(n, rules=rules, num_threads=1, copy=False, seed=1)
+        self.draw = RandomActions(self.env.num_actions, seed=1)
+        _, info = self.env.reset()
+        self.legal = info["legal"]
+        self.run(200)  # warm up, as bench.Vec does
+
+    def run(self, batches):
+        step, draw, legal = self.env.step, self.draw.draw, self.legal
+        t = time.perf_counter()
+        for _ in range(batches):
+            step(draw(legal))
+        return batches * self.n / (time.perf_counter() - t)
+
+
+def vec(n, steps, rounds=5, rules="urim"):
+    """Game steps per second of VecEnv(n) and of bench.Vec at n, the best
+    of rounds alternating runs of about steps game steps each (the best
+    run is the one least disturbed by other processes)."""
+    py = _PyVec(n, rules)
+    batches = max(1, -(-steps // n))
+    best_py = best_go = 0.0
+    for _ in range(rounds):
+        best_py = max(best_py, py.run(batches))
+        best_go = max(best_go, go_vec(n, batches * n, rules))
+    py.env.close()
+    return best_py, best_go
+
+
+def positions(n, rules="urim", seed=1):
+    """n positions of random games, 4 to 40 plies in."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        g = Game(rules)
+        for _ in range(int(rng.integers(4, 40))):
+            legal = g.legal_actions()
+            if not legal:
+                break
+            g.play(int(rng.choice(legal)))
+        if not g.is_over():
+            out.append(g.notation())
+    return out
+
+
+def acts(spec, n, rules="urim", repeat=3):
+    """Seconds of act_batch on n positions in Python and of the same moves
+    in a Go loop, the best of repeat runs each."""
+    ps = positions(n, rules)
+    games = [Game(rules, position=p) for p in ps]
+    py, go = [], []
+    for _ in range(repeat):
+        a = Agent(spec, rules=rules, seed=1)
+        t = time.perf_counter()
+        a.act_batch(games)
+        py.append(time.perf_counter() - t)
+        a.close()
+        s = ctypes.c_double()
+        _lib.call("urim_bench_acts", _lib.enc(spec), _lib.enc(rules), 1, _lib.enc(json.dumps(ps)), ctypes.byref(s))
+        go.append(s.value)
+    return min(py), min(go)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m urim.bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1,64,1024,4096", help="VecEnv sizes")
+    ap.add_argument("--steps", type=int, default=1_000_000, help="game steps per run (at most 100000 for size 1)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating runs per size; the best of each side counts")
+    ap.add_argument("--spec", default="mcts:sims=200", help="the agent of the act_batch benchmark")
+    ap.add_argument("--positions", type=int, default=256)
+    ap.add_argument("--json", action="store_true", help="print JSON")
+    args = ap.parse_args(argv)
+    rows = []
+    for n in [int(x) for x in args.sizes.split(",")]:
+        steps = args.steps if n > 1 else min(args.steps, 100_000)
+        py, go = vec(n, steps, args.rounds)
+        rows.append({"what": "vec", "n": n, "python_steps_per_sec": py, "go_steps_per_sec": go, "ratio": py / go})
+        if not args.json:
+            print(f"VecEnv({n:5d}) 1 thread: Python {py / 1e6:7.2f} M steps/s   Go {go / 1e6:7.2f} M steps/s   "
+                  f"Python/Go {py / go:.2f}", flush=True)
+    if args.positions > 0:
+        py, go = acts(args.spec, args.positions)
+        rows.append({"what": "act_batch", "spec": args.spec, "positions": args.positions, "python_seconds": py,
+                     "go_seconds": go, "ratio": py / go})
+        if not args.json:
+            print(f"Agent({args.spec!r}).act_batch on {args.positions} positions: Python {py * 1e3:.1f} ms   "
+                  f"Go {go * 1e3:.1f} ms   Python/Go {py / go:.3f}", flush=True)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=2)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Minimal stand-ins for Gymnasium's Box and Discrete spaces, so that
+VecEnv's spaces look like Gymnasium's without gymnasium installed. With
+gymnasium installed, VecEnv uses its classes instead."""
+
+import numpy as np
+
+
+class Box:
+    def __init__(self, low, high, shape, dtype=np.float32):
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+        self.low = np.full(self.shape, low, dtype=self.dtype)
+        self.high = np.full(self.shape, high, dtype=self.dtype)
+
+    def contains(self, x):
+        x = np.asarray(x)
+        return x.shape == self.shape and bool(np.all(x >= self.low) and np.all(x <= self.high))
+
+    def sample(self, rng=None):
+        rng = rng or np.random.default_rng()
+        return rng.uniform(self.low, self.high).astype(self.dtype)
+
+    def __repr__(self):
+        return f"Box({self.low.flat[0]}, {self.high.flat[0]}, {self.shape}, {self.dtype})"
+
+
+class Discrete:
+    def __init__(self, n):
+        self.n, self.shape, self.dtype, self.start = int(n), (), np.dtype(np.int64), 0
+
+    def contains(self, x):
+        return isinstance(x, (int, np.integer)) and 0 <= int(x) < self.n
+
+    def sample(self, mask=None, rng=None):
+        rng = rng or np.random.default_rng()
+        if mask is None:
+            return int(rng.integers(self.n))
+        legal = np.flatnonzero(mask)
+        return int(rng.choice(legal))
+
+    def __repr__(self):
+        return f"Discrete({self.n})"
+
+
+def make(low, high, shape, n):
+    """The observation Box and action Discrete, Gymnasium's when it is
+    installed."""
+    try:
+        import gymnasium
+        return gymnasium.spaces.Box(low, high, shape, np.float32), gymnasium.spaces.Discrete(n)
+    except ImportError:
+        return Box(low, high, shape), Discrete(n)

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds liburim.so, the C library of the Python package, into python/urim/
+# (docs/python.md). Needs Go and a C compiler (cgo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v go >/dev/null 2>&1; then
+  export PATH="$PATH:/usr/local/go/bin"
+fi
+CGO_ENABLED=1 go build -buildmode=c-shared -trimpath -o python/urim/liburim.so ./cmd/liburim
+rm -f python/urim/liburim.h # the header go build writes beside it; cmd/liburim/urim_types.h documents the types
+echo "built python/urim/liburim.so"
