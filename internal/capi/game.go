@@ -149,4 +149,3 @@ func (gm *Game) Info() map[string]any {
 	return map[string]any{"rules": gm.g.Name(), "obs_dim": gm.enc.Dim(), "actions": gm.Actions(),
 		"encoding": gm.enc.Encoding().String(), "reward": gm.reward.String(), "rules_full": gm.g.Rules()}
 }
-
