@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,7 +92,7 @@ type server struct {
 	agents map[string]Agent
 }
 
-var serverCommands = []string{"urim", "rules", "newgame", "position", "moves", "go", "show", "quit"}
+var serverCommands = []string{"urim", "rules", "newgame", "position", "moves", "legal", "go", "show", "quit"}
 
 // handle runs one command and returns the reply line and whether to stop.
 func (s *server) handle(line string) (reply string, quit bool) {
@@ -109,9 +110,20 @@ func (s *server) handle(line string) (reply string, quit bool) {
 	case "newgame":
 		err = s.newGame(args)
 	case "position":
-		err = s.position(strings.TrimSpace(strings.TrimPrefix(line, "position")))
+		if err = s.position(strings.TrimSpace(strings.TrimPrefix(line, "position"))); err == nil {
+			return s.stateReply(nil), false
+		}
 	case "moves":
-		err = s.moves(args)
+		var last *int
+		if last, err = s.moves(args); err == nil {
+			return s.stateReply(last), false
+		}
+	case "legal":
+		if len(args) > 0 {
+			err = fmt.Errorf("legal takes no arguments, got %q", strings.Join(args, " "))
+			break
+		}
+		return strings.TrimSpace("ok " + joinActions(s.state.Legal().Actions(), " ")), false
 	case "go":
 		return s.search(args), false
 	case "show":
@@ -192,23 +204,43 @@ func (s *server) position(text string) error {
 	return nil
 }
 
-// moves plays actions from the current position; on an error the position
-// is left unchanged.
-func (s *server) moves(args []string) error {
+// moves plays actions from the current position and returns the last one
+// (nil for none); on an error the position is left unchanged.
+func (s *server) moves(args []string) (*int, error) {
 	st := s.state
+	var last *int
 	for i, txt := range args {
 		a, err := strconv.Atoi(txt)
 		if err != nil {
-			return fmt.Errorf("moves: %q (move %d) is not an action", txt, i+1)
+			return nil, fmt.Errorf("moves: %q (move %d) is not an action", txt, i+1)
 		}
 		next, err := st.Apply(a)
 		if err != nil {
-			return fmt.Errorf("moves: move %d: %w", i+1, err)
+			return nil, fmt.Errorf("moves: move %d: %w", i+1, err)
 		}
-		st = next
+		st, last = next, &a
 	}
 	s.state = st
-	return nil
+	return last, nil
+}
+
+// stateReply is the reply to position and moves: "ok" and the position as
+// the JSON object of urim replay (env.PositionRecord), so a client learns
+// the legal moves, the stores and the end of the game without the rules.
+func (s *server) stateReply(action *int) string {
+	b, err := json.Marshal(env.NewPositionRecord(0, &s.state, action))
+	if err != nil {
+		return "error " + oneLine(err.Error())
+	}
+	return "ok " + string(b)
+}
+
+func joinActions(actions []int, sep string) string {
+	txt := make([]string, len(actions))
+	for i, a := range actions {
+		txt[i] = strconv.Itoa(a)
+	}
+	return strings.Join(txt, sep)
 }
 
 // search answers "go [key=value ...]" with "bestmove A" and, for agents that
@@ -234,11 +266,7 @@ func (s *server) search(args []string) string {
 		info := sr.LastSearch()
 		reply += fmt.Sprintf(" value=%g depth=%d nodes=%d", info.Value, info.Depth, info.Nodes)
 		if len(info.PV) > 0 {
-			pv := make([]string, len(info.PV))
-			for i, m := range info.PV {
-				pv[i] = strconv.Itoa(m)
-			}
-			reply += " pv=" + strings.Join(pv, ".")
+			reply += " pv=" + joinActions(info.PV, ".")
 		}
 	}
 	return reply

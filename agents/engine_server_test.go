@@ -27,6 +27,8 @@ rules urim
 newgame seed=5
 moves 2 3
 show
+legal
+legal now
 go
 position 3,3,3,3,3,3/3,3,3,3,3,3 0-0 S 0
 go
@@ -44,10 +46,12 @@ go
 		"ok urim 1 random",
 		"ok",
 		"ok",
-		"ok",
+		`ok {"game":0,"ply":2,"player":0,"action":3,"pits":[4,3,0,4,4,4,3,3,3,0,4,4],"stores":[0,0],"legal":[0,1,3,4,5],"terminal":false}`,
 		"ok 4,3,0,4,4,4/3,3,3,0,4,4 0-0 S 2 h:3,3,3,3,3,3/3,3,3,3,3,3:2.3",
+		"ok 0 1 3 4 5",
+		`error legal takes no arguments, got "now"`,
 		"bestmove *",
-		"ok",
+		`ok {"game":0,"ply":0,"player":0,"pits":[3,3,3,3,3,3,3,3,3,3,3,3],"stores":[0,0],"legal":[0,1,2,3,4,5],"terminal":false}`,
 		"bestmove *",
 		"error moves: move 3: env: illegal action 0: its pit is empty *",
 		`error unknown command "frobnicate" *`,
