@@ -62,12 +62,12 @@ func CodeOf(err error) Code {
 		return ErrClosed
 	case errors.Is(err, env.ErrIllegal), errors.As(err, &ie):
 		return ErrIllegal
-	case errors.Is(err, agents.ErrSpec):
-		return ErrSpec
 	case errors.Is(err, nn.ErrCorrupt), errors.Is(err, nn.ErrNotCheckpoint), errors.Is(err, nn.ErrTruncated),
 		errors.Is(err, nn.ErrVersion), errors.Is(err, nn.ErrMismatch), errors.Is(err, tablebase.ErrMismatch),
 		errors.Is(err, tablebase.ErrCorrupt), errors.Is(err, tablebase.ErrTruncated), errors.Is(err, tablebase.ErrVersion):
 		return ErrCkpt
+	case errors.Is(err, agents.ErrSpec):
+		return ErrSpec
 	case errors.As(err, &pe), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
 		return ErrIO
 	}
