@@ -3,11 +3,12 @@ the Go code they wrap, measured in the same run (ratios are what to
 compare: absolute figures move with the machine's load).
 
 - VecEnv at 1, 64, 1024 and 4096 games on one thread, random legal actions
-  drawn in NumPy (urim.random.RandomActions), against bench.Vec (what
-  `urim bench env` runs: env.Vec with random actions drawn in Go) at the
-  same sizes, in alternating runs, the best of each side kept.
+  drawn in NumPy (urim.random.RandomActions), against the loop of
+  bench.Vec (what `urim bench env` runs: env.Vec with random actions drawn
+  in Go) at the same sizes, in alternating runs, the best of each side
+  kept; both in steps per second of the process's CPU time.
 - Agent("mcts:sims=200").act_batch on 256 positions against the same agent
-  playing the same positions in a Go loop.
+  playing the same positions in a Go loop (wall time, best of 3).
 """
 
 import argparse
@@ -45,16 +46,18 @@ class _PyVec:
 
     def run(self, batches):
         step, draw, legal = self.env.step, self.draw.draw, self.legal
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(batches):
             step(draw(legal))
-        return batches * self.n / (time.perf_counter() - t)
+        return batches * self.n / (time.process_time() - t)
 
 
 def vec(n, steps, rounds=5, rules="urim"):
-    """Game steps per second of VecEnv(n) and of bench.Vec at n, the best
-    of rounds alternating runs of about steps game steps each (the best
-    run is the one least disturbed by other processes)."""
+    """Game steps per second of CPU time of VecEnv(n) and of the Go loop
+    at n, the best of rounds alternating runs of about steps game steps
+    each. Both read the process's CPU time (time.process_time and
+    getrusage), so time spent waiting for a core while other jobs run does
+    not count; the best run is the one least slowed by them."""
     py = _PyVec(n, rules)
     batches = max(1, -(-steps // n))
     best_py = best_go = 0.0
@@ -114,7 +117,7 @@ def main(argv=None):
         py, go = vec(n, steps, args.rounds)
         rows.append({"what": "vec", "n": n, "python_steps_per_sec": py, "go_steps_per_sec": go, "ratio": py / go})
         if not args.json:
-            print(f"VecEnv({n:5d}) 1 thread: Python {py / 1e6:7.2f} M steps/s   Go {go / 1e6:7.2f} M steps/s   "
+            print(f"VecEnv({n:5d}) 1 thread: Python {py / 1e6:7.2f} M steps/CPU-s   Go {go / 1e6:7.2f} M steps/CPU-s   "
                   f"Python/Go {py / go:.2f}", flush=True)
     if args.positions > 0:
         py, go = acts(args.spec, args.positions)
