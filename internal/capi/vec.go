@@ -50,6 +50,9 @@ type VecEnv struct {
 	opt   env.VecOptions
 	v     *env.Vec
 	mover []int32 // the player to move before the step
+	// ended lists the games whose rewards the last Step set, which the next
+	// Step zeroes: rewards are 0 but on the step that ends a game.
+	ended []int32
 }
 
 // NewVecEnv builds the environment cfg describes.
@@ -82,7 +85,7 @@ func NewVecEnv(cfg VecConfig) (*VecEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N)}, nil
+	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N), ended: make([]int32, 0, cfg.N)}, nil
 }
 
 func orDefault(s, def string) string {
@@ -146,7 +149,7 @@ func (e *VecEnv) Step(b *Buffers) error {
 	if err := e.v.Step(b.Actions); err != nil {
 		return err
 	}
-	e.write(b)
+	e.writeStep(b)
 	return nil
 }
 
@@ -232,17 +235,47 @@ var maskRows = func() (t [1 << env.MaxActions]uint64) {
 	return t
 }()
 
-// write copies the Vec's tensors into b. The reward of the player who
-// moved is picked from the two players' rewards with the mover recorded
-// before the step.
+// write copies the Vec's tensors into b after a reset. The reward of the
+// player who moved is picked from the two players' rewards with the mover
+// recorded before the call.
 func (e *VecEnv) write(b *Buffers) {
 	v := e.v
-	writeMask(b.Mask, b.Legal, v.Legal(), e.Actions())
 	r := v.Rewards()
 	copy(b.Rewards2, r)
 	for i, m := range e.mover {
 		b.Rewards[i] = r[2*i+int(m&1)]
 	}
+	e.ended = e.ended[:0]
+	for i := range e.mover {
+		if r[2*i] != 0 || r[2*i+1] != 0 {
+			e.ended = append(e.ended, int32(i))
+		}
+	}
+	v.ClearEpisodes()
+	e.writeFlags(b)
+}
+
+// writeStep is write after a step: the rewards, 0 but for the games that
+// ended on this step (the Vec's episode records), are written sparsely.
+func (e *VecEnv) writeStep(b *Buffers) {
+	for _, i := range e.ended {
+		b.Rewards[i], b.Rewards2[2*i], b.Rewards2[2*i+1] = 0, 0, 0
+	}
+	e.ended = e.ended[:0]
+	for _, ep := range e.v.Episodes() {
+		i := ep.Game
+		b.Rewards2[2*i], b.Rewards2[2*i+1] = ep.Rewards[0], ep.Rewards[1]
+		b.Rewards[i] = ep.Rewards[e.mover[i]&1]
+		e.ended = append(e.ended, int32(i))
+	}
+	e.v.ClearEpisodes()
+	e.writeFlags(b)
+}
+
+// writeFlags copies the masks, flags and players to move.
+func (e *VecEnv) writeFlags(b *Buffers) {
+	v := e.v
+	writeMask(b.Mask, b.Legal, v.Legal(), e.Actions())
 	copy(b.Terminated, v.Terminated())
 	copy(b.Truncated, v.Truncated())
 	copy(b.ToMove, v.ToMove())

@@ -8,7 +8,8 @@ compare: absolute figures move with the machine's load).
   in Go) at the same sizes, in alternating runs, the best of each side
   kept; both in steps per second of the process's CPU time.
 - Agent("mcts:sims=200").act_batch on 256 positions against the same agent
-  playing the same positions in a Go loop (wall time, best of 3).
+  playing the same positions in a Go loop (CPU time, the best of the
+  rounds, alternating which side goes first).
 """
 
 import argparse
@@ -84,21 +85,29 @@ def positions(n, rules="urim", seed=1):
     return out
 
 
-def acts(spec, n, rules="urim", repeat=3):
-    """Seconds of act_batch on n positions in Python and of the same moves
-    in a Go loop, the best of repeat runs each."""
+def acts(spec, n, rules="urim", rounds=5):
+    """CPU seconds of act_batch on n positions from Python and of the same
+    agent's moves on the same positions in a Go loop, the best of rounds
+    runs each, alternating which side goes first."""
     ps = positions(n, rules)
     games = [Game(rules, position=p) for p in ps]
     py, go = [], []
-    for _ in range(repeat):
+
+    def run_py():
         a = Agent(spec, rules=rules, seed=1)
-        t = time.perf_counter()
+        t = time.process_time()
         a.act_batch(games)
-        py.append(time.perf_counter() - t)
+        py.append(time.process_time() - t)
         a.close()
+
+    def run_go():
         s = ctypes.c_double()
         _lib.call("urim_bench_acts", _lib.enc(spec), _lib.enc(rules), 1, _lib.enc(json.dumps(ps)), ctypes.byref(s))
         go.append(s.value)
+
+    for k in range(rounds):
+        for f in ((run_py, run_go) if k % 2 == 0 else (run_go, run_py)):
+            f()
     return min(py), min(go)
 
 
@@ -120,12 +129,12 @@ def main(argv=None):
             print(f"VecEnv({n:5d}) 1 thread: Python {py / 1e6:7.2f} M steps/CPU-s   Go {go / 1e6:7.2f} M steps/CPU-s   "
                   f"Python/Go {py / go:.2f}", flush=True)
     if args.positions > 0:
-        py, go = acts(args.spec, args.positions)
+        py, go = acts(args.spec, args.positions, rounds=args.rounds)
         rows.append({"what": "act_batch", "spec": args.spec, "positions": args.positions, "python_seconds": py,
                      "go_seconds": go, "ratio": py / go})
         if not args.json:
-            print(f"Agent({args.spec!r}).act_batch on {args.positions} positions: Python {py * 1e3:.1f} ms   "
-                  f"Go {go * 1e3:.1f} ms   Python/Go {py / go:.3f}", flush=True)
+            print(f"Agent({args.spec!r}).act_batch on {args.positions} positions: Python {py * 1e3:.1f} CPU-ms   "
+                  f"Go {go * 1e3:.1f} CPU-ms   Python/Go {py / go:.3f}", flush=True)
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()
