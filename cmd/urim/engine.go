@@ -21,8 +21,9 @@ Each command line read from standard input gets exactly one reply line:
   urim 1                       -> ok urim 1 SPEC
   rules urim                   -> ok          (a preset, or key=value pairs)
   newgame seed=7               -> ok          (the agent is rebuilt with seed 7)
-  position startpos            -> ok          (or a position in urim notation)
-  moves 2 3                    -> ok          (play actions from the position)
+  position startpos            -> ok {...}    (or a position in urim notation; the state as JSON)
+  moves 2 3                    -> ok {...}    (play actions; the state as urim replay's JSON)
+  legal                        -> ok 0 1 3 4 5 (the legal actions of the player to move)
   go                           -> bestmove 4 value=... depth=... nodes=...
   go sims=400                  -> bestmove 1  (key=value overrides agent parameters)
   quit                         -> ok bye
