@@ -132,6 +132,8 @@ def test_spaces_and_metadata():
     assert info["action_mask"].dtype == np.bool_ and info["action_mask"].shape == (4, 6)
     assert set(info) >= {"action_mask", "current_player", "rewards", "legal"}
     assert len(env.columns) == env.obs_dim
+    assert env.observation_space.shape == (4, env.obs_dim) and env.action_space.shape == (4,)
+    assert env.action_space.contains(np.zeros(4, np.int64)) and env.single_action_space.contains(5)
 
 
 def test_reset_seed_reproducible():

@@ -41,6 +41,29 @@ class Discrete:
         return f"Discrete({self.n})"
 
 
+class MultiDiscrete:
+    def __init__(self, nvec):
+        self.nvec = np.asarray(nvec, np.int64)
+        self.shape, self.dtype = self.nvec.shape, np.dtype(np.int64)
+
+    def contains(self, x):
+        x = np.asarray(x)
+        return x.shape == self.shape and bool(np.all((x >= 0) & (x < self.nvec)))
+
+    def __repr__(self):
+        return f"MultiDiscrete({self.nvec.tolist() if self.nvec.size <= 8 else self.nvec.shape})"
+
+
+def batch(n, d, p):
+    """The batched observation Box and action MultiDiscrete of n games."""
+    try:
+        import gymnasium
+        return (gymnasium.spaces.Box(0.0, np.inf, (n, d), np.float32),
+                gymnasium.spaces.MultiDiscrete(np.full(n, p)))
+    except ImportError:
+        return Box(0.0, np.inf, (n, d)), MultiDiscrete(np.full(n, p))
+
+
 def make(low, high, shape, n):
     """The observation Box and action Discrete, Gymnasium's when it is
     installed."""

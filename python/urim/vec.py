@@ -62,7 +62,7 @@ class VecEnv:
         self.single_observation_space, self.single_action_space = spaces.make(
             0.0, np.inf, (self.obs_dim,), self.num_actions)
         n, d, p = self.num_envs, self.obs_dim, self.num_actions
-        self.observation_space = spaces.Box(0.0, np.inf, (n, d))
+        self.observation_space, self.action_space = spaces.batch(n, d, p)
         self._buf = {
             "obs": np.zeros((n, d), np.float32), "mask": np.zeros((n, p), np.bool_),
             "rewards": np.zeros(n, np.float32), "rewards2": np.zeros((n, 2), np.float32),
