@@ -7,5 +7,4 @@ if ! command -v go >/dev/null 2>&1; then
   export PATH="$PATH:/usr/local/go/bin"
 fi
 CGO_ENABLED=1 go build -buildmode=c-shared -trimpath -o python/urim/liburim.so ./cmd/liburim
-rm -f python/urim/liburim.h # the header go build writes beside it; cmd/liburim/urim_types.h documents the types
-echo "built python/urim/liburim.so"
+echo "built python/urim/liburim.so (and liburim.h, the C declarations of its functions)"
