@@ -164,9 +164,9 @@ func (e *VecEnv) redirect(b *Buffers) error {
 	return e.v.Redirect(b.Obs, final)
 }
 
-// Reset starts every game again. A seed that differs from the current one
-// rebuilds the Vec with it (Gymnasium's reset(seed=...)); nil keeps the
-// stream going.
+// Reset starts every game again. A seed rebuilds the Vec with it, so that
+// reset(seed=s) always starts the same games (Gymnasium's convention); nil
+// goes on with the current stream of openings.
 func (e *VecEnv) Reset(b *Buffers, seed *uint64) error {
 	if e.v == nil {
 		return ErrClosedObject
