@@ -10,6 +10,7 @@ import (
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/train"
+	_ "github.com/urim-rl/urim/train/all" // the algorithms the training configs name
 )
 
 // notConfigs are the files of this folder that hold no config.

@@ -20,7 +20,8 @@ import (
 // (search, selfplay, replay for alphazero; ppo for PPO) are ignored by the
 // others.
 type Config struct {
-	// Algorithm selects the training method: alphazero, or ppo (policy
+	// Algorithm selects the training method by its registered name
+	// ([Register]): alphazero (train/alphazero), or ppo (train/ppo: policy
 	// gradient on the vectorized environment, its settings in the ppo
 	// section; docs/ppo.md).
 	Algorithm string `yaml:"algorithm"`

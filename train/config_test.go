@@ -26,7 +26,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad float range", "search:\n  dirichlet_fraction: 1.5\n", nil, "f.yaml:2: search.dirichlet_fraction: 1.5 is out of range [0, 1]"},
 		{"not allowed", "network:\n  kind: cnn\n", nil, `f.yaml:2: network.kind: "cnn" is not allowed (allowed: mlp, resmlp)`},
 		{"bad preset", "rules: chess\n", nil, `f.yaml:1: rules: "chess" is not a preset (allowed: urim, urim7, urim4, oware)`},
-		{"bad algorithm", "algorithm: dqn\n", nil, `f.yaml:1: algorithm: "dqn" is not allowed (allowed: alphazero, ppo)`},
+		{"bad algorithm", "algorithm: dqn\n", nil, `f.yaml:1: algorithm: "dqn" is not allowed (allowed: alphazero, ppo`},
 		{"bad ppo value", "algorithm: ppo\nppo:\n  pool:\n    sampling: newest\n", nil, `f.yaml:4: ppo.pool.sampling: "newest" is not allowed (allowed: uniform, recency)`},
 		{"non-finite", "optimizer:\n  lr: .nan\n", nil, "f.yaml:2: optimizer.lr: .nan is not a finite number"},
 		{"infinite", "optimizer:\n  weight_decay: .inf\n", nil, "f.yaml:2: optimizer.weight_decay: .inf is not a finite number"},

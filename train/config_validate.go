@@ -16,13 +16,10 @@ import (
 
 // Allowed values of the string keys.
 var (
-	algorithms = []string{"alphazero", "ppo"}
-	// reservedAlgorithms are accepted names without an implementation yet.
-	reservedAlgorithms = []string{}
-	networkKinds       = []string{"mlp", "resmlp"}
-	schedules          = []string{"constant", "cosine", "step"}
-	rewards            = []string{"match_points", "win_loss", "seed_margin"}
-	encodings          = []string{"compact", "thermometer"}
+	networkKinds = []string{"mlp", "resmlp"}
+	schedules    = []string{"constant", "cosine", "step"}
+	rewards      = []string{"match_points", "win_loss", "seed_margin"}
+	encodings    = []string{"compact", "thermometer"}
 )
 
 // Limits that keep a typo from asking for the impossible.
@@ -76,14 +73,9 @@ func (c *Config) Validate() error {
 	if err := checkFinite(reflect.ValueOf(c).Elem(), ""); err != nil {
 		return err
 	}
-	for _, r := range reservedAlgorithms {
-		if c.Algorithm == r {
-			return bad("algorithm", "%q is reserved but not implemented yet (implemented: %s)", r, strings.Join(algorithms, ", "))
-		}
-	}
 	game, rulesErr := c.checkRules()
 	checks := []error{
-		oneOf("algorithm", c.Algorithm, algorithms),
+		checkAlgorithm(c.Algorithm),
 		rulesErr,
 		intRange("max_plies", c.MaxPlies, 0, 100000),
 		oneOf("reward", c.Reward, rewards),

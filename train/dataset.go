@@ -13,17 +13,17 @@ import (
 	"github.com/urim-rl/urim/env"
 )
 
-// gameLog writes a training loop's self-play into a dataset directory (the
+// GameLog writes a training loop's self-play into a dataset directory (the
 // config key dataset.dir), in the format of urim selfplay, so that a run
-// doubles as a dataset. A loop reports each game as it goes (start, add or
-// skip for every move, finish) under the game's run-wide id, and calls
-// commit once its iteration's games are all played: the finished games are
+// doubles as a dataset. A loop reports each game as it goes ([GameLog.Start], Add or
+// Skip for every move, Finish) under the game's run-wide id, and calls
+// Commit once its iteration's games are all played: the finished games are
 // then written in the order of their ids and the shard closed, so shards
 // never mix iterations. Resuming cuts the dataset back to the run's last
 // committed game ([openGameLog]), so an interrupted iteration is written
-// again exactly once. A nil *gameLog records nothing; loops call it
+// again exactly once. A nil *GameLog records nothing; loops call it
 // unconditionally. It is not safe for concurrent use.
-type gameLog struct {
+type GameLog struct {
 	w      *dataset.Writer
 	g      *env.Game
 	enc    env.Encoding
@@ -39,7 +39,7 @@ type gameLog struct {
 // dataset (an existing one must hold no games); a resumed run drops the
 // shards of games from id games on, which an interrupted iteration wrote,
 // and continues the rest.
-func openGameLog(cfg *Config, g *env.Game, enc env.Encoding, reward env.RewardKind, games int64, resume bool) (*gameLog, error) {
+func openGameLog(cfg *Config, g *env.Game, enc env.Encoding, reward env.RewardKind, games int64, resume bool) (*GameLog, error) {
 	dir := cfg.Dataset.Dir
 	if dir == "" {
 		return nil, nil
@@ -71,7 +71,7 @@ func openGameLog(cfg *Config, g *env.Game, enc env.Encoding, reward env.RewardKi
 	if n := w.Manifest().Games; int64(n) > games {
 		return nil, fmt.Errorf("train: dataset.dir: %s holds %d games, more than the run's %d", dir, n, games)
 	}
-	return &gameLog{w: w, g: g, enc: enc, reward: reward, live: map[int64]*dataset.Recorder{}}, nil
+	return &GameLog{w: w, g: g, enc: enc, reward: reward, live: map[int64]*dataset.Recorder{}}, nil
 }
 
 // configMap is cfg as the generic map the manifest stores (its YAML keys).
@@ -87,10 +87,10 @@ func configMap(cfg *Config) (map[string]any, error) {
 	return m, nil
 }
 
-// start begins game id, played by the agents with specs (by seat) from the
+// Start begins game id, played by the agents with specs (by seat) from the
 // opening moves (already played, without rows); seed is what its opening
 // was drawn from.
-func (l *gameLog) start(id int64, seed uint64, specs [2]string, opening []int) {
+func (l *GameLog) Start(id int64, seed uint64, specs [2]string, opening []int) {
 	if l == nil {
 		return
 	}
@@ -104,26 +104,26 @@ func (l *gameLog) start(id int64, seed uint64, specs [2]string, opening []int) {
 	l.live[id] = r
 }
 
-// add records that game id played action in s (the position before the
+// Add records that game id played action in s (the position before the
 // move) with a row; search is the mover's search, nil for none.
-func (l *gameLog) add(id int64, s *env.State, action int, search *dataset.Search) {
+func (l *GameLog) Add(id int64, s *env.State, action int, search *dataset.Search) {
 	if l == nil {
 		return
 	}
 	l.live[id].Add(s, action, search)
 }
 
-// skip records a move of game id without a row (one not trained on).
-func (l *gameLog) skip(id int64, s *env.State, action int) {
+// Skip records a move of game id without a row (one not trained on).
+func (l *GameLog) Skip(id int64, s *env.State, action int) {
 	if l == nil {
 		return
 	}
 	l.live[id].Skip(s, action)
 }
 
-// finish ends game id at final; keep false drops it (a resigned game,
+// Finish ends game id at final; keep false drops it (a resigned game,
 // whose result the rules engine cannot replay).
-func (l *gameLog) finish(id int64, final *env.State, keep bool) {
+func (l *GameLog) Finish(id int64, final *env.State, keep bool) {
 	if l == nil {
 		return
 	}
@@ -137,10 +137,10 @@ func (l *gameLog) finish(id int64, final *env.State, keep bool) {
 	l.free = append(l.free, r)
 }
 
-// finishAs ends the game recorded under key at final and keeps it as game
+// FinishAs ends the game recorded under key at final and keeps it as game
 // id, played by specs: for a loop that numbers its games as they end
 // (PPO's).
-func (l *gameLog) finishAs(key, id int64, specs [2]string, final *env.State) {
+func (l *GameLog) FinishAs(key, id int64, specs [2]string, final *env.State) {
 	r := l.live[key]
 	delete(l.live, key)
 	g := *r.Finish(final)
@@ -149,22 +149,30 @@ func (l *gameLog) finishAs(key, id int64, specs [2]string, final *env.State) {
 	l.free = append(l.free, r)
 }
 
-// commit writes the games finished since the last commit, in the order of
+// Drop forgets the games in play, unwritten (a loop whose games restart
+// in a new session: PPO's).
+func (l *GameLog) Drop() {
+	if l != nil {
+		clear(l.live)
+	}
+}
+
+// Commit writes the games finished since the last commit, in the order of
 // their ids, and closes the shard. Games still in play are an error.
-func (l *gameLog) commit() error {
+func (l *GameLog) Commit() error {
 	if l == nil {
 		return nil
 	}
 	if len(l.live) > 0 {
 		return fmt.Errorf("train: dataset: %d games still in play at the end of an iteration", len(l.live))
 	}
-	return l.flush()
+	return l.Flush()
 }
 
-// flush writes the games finished since the last flush, in the order of
+// Flush writes the games finished since the last flush, in the order of
 // their ids, and closes the shard; games in play stay in the log (PPO's
 // run across iterations).
-func (l *gameLog) flush() error {
+func (l *GameLog) Flush() error {
 	if l == nil {
 		return nil
 	}
@@ -185,12 +193,12 @@ func (l *gameLog) flush() error {
 // close marks the dataset complete (the run reached its stop condition);
 // a later resume reopens it. Games still in play (PPO's, cut by the run's
 // end) are dropped unwritten.
-func (l *gameLog) close() error {
+func (l *GameLog) close() error {
 	if l == nil {
 		return nil
 	}
-	clear(l.live)
-	if err := l.flush(); err != nil {
+	l.Drop()
+	if err := l.Flush(); err != nil {
 		return err
 	}
 	if err := l.w.Close(); err != nil {

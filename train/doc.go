@@ -1,7 +1,12 @@
-// Package train trains agents from a YAML config: AlphaZero self-play with
-// the lock-step PUCT search, a replay buffer, network training, periodic
-// evaluation with Elo on the scale of configs/bench-classical.yaml, and a run
-// directory that holds everything needed to resume after Ctrl-C or kill -9.
+// Package train is the run core of training from a YAML config: the config
+// itself, the run directory, its commit and resume, the metrics rows and
+// plots, and the evaluation with Elo on the scale of
+// configs/bench-classical.yaml, gating and promotion to best. The training
+// methods themselves are [Algorithm]s in their own packages, which register
+// by name ([Register]): train/alphazero (self-play with the lock-step PUCT
+// search and a replay window) and train/ppo (PPO on the vectorized
+// environment). Import train/all to have them all; the core imports none of
+// them, so adding an algorithm is adding a package.
 //
 // # Config
 //
@@ -12,15 +17,13 @@
 //
 // # Runs
 //
-// [Run] trains until the config's stop condition. Each iteration plays the
-// self-play games with agents.Lockstep (every fully searched move goes into
-// the replay [Buffer] with its visit distribution, root value and the game's
-// final reward for the mover), trains the network with nn.Trainer on batches
-// drawn from the buffer, saves checkpoints/iter-NNNN.ckpt and the buffer,
-// evaluates through the evaluate package every few iterations, and commits
-// with a row of metrics.csv and then state.json. Every file is written
-// atomically, so a run killed at any moment resumes ([Options.Resume]) from
-// its last committed iteration, and the resumed run equals an uninterrupted
-// one bit for bit (without a time budget): every iteration draws its
-// randomness from the run's seed and its own number.
+// [Run] trains until the config's stop condition. Each iteration calls the
+// algorithm's [Algorithm.Iterate] on the [Session] (which plays and trains
+// the network), then saves checkpoints/iter-NNNN.ckpt, evaluates through
+// the evaluate package every few iterations, and commits with a row of
+// metrics.csv and then state.json. Every file is written atomically, so a
+// run killed at any moment resumes ([Options.Resume]) from its last
+// committed iteration, and the resumed run equals an uninterrupted one bit
+// for bit (without a time budget): every iteration draws its randomness
+// from the run's seed and its own number ([Session.Seed]).
 package train

@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
 )
@@ -18,33 +17,17 @@ type evalResult struct {
 	played, kept int
 }
 
-// candidate is the player of iteration it's network, searching with the
-// evaluation's simulations: an az agent on the network held in memory, so
-// its games and seeds depend on its name, not on where the run lives.
-func (r *run) candidate(it int, net *nn.Net) evaluate.Player {
-	if r.cfg.Algorithm == "ppo" {
-		return ppoCandidate(it, net)
-	}
-	name := fmt.Sprintf("iter-%04d", it)
-	cfg := agents.MCTSConfig{Sims: r.evalSims(), C: r.cfg.Search.CPuct, Batch: r.cfg.Search.LeafBatch, Reward: r.reward}
-	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
-		return agents.NewAZ(net, name, cfg, seed)
-	}}
-}
+// PlayerName is the evaluation name of iteration it's network. A
+// candidate plays on the network held in memory under this name, so its
+// games and seeds depend on the name, not on where the run lives.
+func PlayerName(it int) string { return fmt.Sprintf("iter-%04d", it) }
 
-// setup returns the games' common settings: the run's rules, paired
+// evalSetup returns the games' common settings: the run's rules, paired
 // openings, the seed.
-func (r *run) evalSetup(seed uint64) evaluate.Setup {
-	rules := r.rules
-	return evaluate.Setup{Rules: r.rules.Name, Custom: &rules, OpeningPlies: r.cfg.Evaluation.OpeningPlies,
-		Paired: true, Seed: seed, Workers: r.cfg.Workers}
-}
-
-func (r *run) evalSims() int {
-	if r.cfg.Evaluation.Sims > 0 {
-		return r.cfg.Evaluation.Sims
-	}
-	return r.cfg.Search.Sims
+func (s *Session) evalSetup(seed uint64) evaluate.Setup {
+	rules := s.Rules
+	return evaluate.Setup{Rules: s.Rules.Name, Custom: &rules, OpeningPlies: s.Config.Evaluation.OpeningPlies,
+		Paired: true, Seed: seed, Workers: s.Config.Workers}
 }
 
 // evaluate rates the checkpoint of iteration it: a round robin of the
@@ -53,18 +36,18 @@ func (r *run) evalSims() int {
 // and reused from the store afterwards, so each later evaluation plays only
 // the candidate's games; random, when listed, anchors the ratings at 0, the
 // scale of configs/bench-classical.yaml.
-func (r *run) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResult, error) {
-	e := r.cfg.Evaluation
-	cand := r.candidate(it, net)
+func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResult, error) {
+	e := s.Config.Evaluation
+	cand := s.alg.Player(it, net)
 	name := cand.Name
 	players := []evaluate.Player{cand}
 	for _, o := range e.Opponents {
 		players = append(players, evaluate.Player{Spec: o})
 	}
 	tc := evaluate.Config{
-		Setup: r.evalSetup(derive(r.cfg.Seed, 0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
-		Games: e.Games, Store: filepath.Join(r.dir, "eval", "games.jsonl"),
-		Progress: r.progress(fmt.Sprintf("iter %d evaluation", it), "games"),
+		Setup: s.evalSetup(s.Seed(0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
+		Games: e.Games, Store: filepath.Join(s.Dir, "eval", "games.jsonl"),
+		Progress: s.Progress(fmt.Sprintf("iter %d evaluation", it), "games"),
 	}
 	if len(players) < 2 { // gating only: nothing to rate against
 		return &evalResult{elo: math.NaN(), lo: math.NaN(), hi: math.NaN()}, nil
@@ -86,22 +69,22 @@ func (r *run) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResult, e
 
 // gate runs the SPRT of the candidate against the best network so far and
 // reports whether the candidate is to become best (the test accepted H1).
-func (r *run) gate(ctx context.Context, it int, net *nn.Net) (bool, error) {
-	g := r.cfg.Evaluation.Gating
-	best, err := nn.LoadNet(CheckpointPath(r.dir, r.st.Best))
+func (s *Session) gate(ctx context.Context, it int, net *nn.Net) (bool, error) {
+	g := s.Config.Evaluation.Gating
+	best, err := nn.LoadNet(CheckpointPath(s.Dir, s.State.Best))
 	if err != nil {
 		return false, fmt.Errorf("train: gating: %w", err)
 	}
 	res, err := evaluate.RunSPRT(ctx, evaluate.SPRTConfig{
-		Setup:    r.evalSetup(derive(r.cfg.Seed, 0x67617465, uint64(it))),
-		A:        r.candidate(it, net),
-		B:        r.candidate(r.st.Best, best),
+		Setup:    s.evalSetup(s.Seed(0x67617465, uint64(it))),
+		A:        s.alg.Player(it, net),
+		B:        s.alg.Player(s.State.Best, best),
 		Test:     evaluate.SPRT{Elo0: g.Elo0, Elo1: g.Elo1, Alpha: g.Alpha, Beta: g.Beta},
 		MaxGames: g.MaxGames,
 	})
 	if err != nil {
 		return false, fmt.Errorf("train: gating of iteration %d: %w", it, err)
 	}
-	fmt.Fprintf(r.log, "train: gating iteration %d against %d: %s\n", it, r.st.Best, res)
+	fmt.Fprintf(s.Log, "train: gating iteration %d against %d: %s\n", it, s.State.Best, res)
 	return res.Decision == evaluate.AcceptH1, nil
 }

@@ -17,15 +17,11 @@ func TestReadersRefuseNonRegular(t *testing.T) {
 		return err
 	})
 	inputfiletest.Refused(t, stateFile, func(path string) error {
-		_, _, err := readStateOf(filepath.Dir(path))
+		_, _, err := ReadState(filepath.Dir(path))
 		return err
 	})
 	inputfiletest.Refused(t, metricsFile, func(path string) error {
 		_, err := ReadMetrics(path)
-		return err
-	})
-	inputfiletest.Refused(t, "replay-0001.bin", func(path string) error {
-		_, err := LoadBuffer(path)
 		return err
 	})
 }

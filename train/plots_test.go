@@ -49,10 +49,13 @@ func TestPlotsOnePanelPerQuantity(t *testing.T) {
 		header         []string
 		losses, speeds []string
 	}{
-		{"alphazero", metricsHeader([]string{"random"}),
+		{"alphazero", runHeader("positions", "mean_plies", "resigned", "false_resign", "selfplay_s", "positions_per_s",
+			"buffer", "train_steps", "steps_per_s", "lr", "policy_loss", "value_loss", "entropy", "kl"),
 			[]string{"policy_loss", "value_loss", "entropy", "kl", "lr"},
 			[]string{"positions_per_s", "steps_per_s"}},
-		{"ppo", ppoMetricsHeader([]string{"random"}),
+		{"ppo", runHeader("env_steps", "train_moves", "env_steps_per_s", "rollout_s", "update_s", "env_s", "forward_s",
+			"backward_s", "update_steps", "lr", "policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac",
+			"explained_var", "pool"),
 			[]string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_var", "lr"},
 			[]string{"env_steps_per_s"}},
 	} {
@@ -88,6 +91,13 @@ func TestPlotsOnePanelPerQuantity(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runHeader is the metrics.csv header of a run of an algorithm with these
+// columns, rated against random.
+func runHeader(columns ...string) []string {
+	h := append([]string{"iteration", "elapsed_s", "games"}, columns...)
+	return append(h, "score_random", "elo", "elo_lo95", "elo_hi95", "best")
 }
 
 func abs(x int) int {

@@ -1,12 +1,9 @@
 package train
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -72,43 +69,6 @@ func TestPruneCheckpointsKeepsWhatItMust(t *testing.T) {
 	}
 	if got := ckptNames(t, dir); !slices.Equal(got, want) {
 		t.Errorf("keep_every 1 deleted: %v", got)
-	}
-}
-
-// TestRetentionInARun: a PPO run keeping only its last checkpoint still
-// keeps its best and its opponent pool, resumes from them (with a
-// different retention, which a resume may change), and ends with the
-// checkpoints its settings name.
-func TestRetentionInARun(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	var log bytes.Buffer
-	// Pool of the 2 newest snapshots, one every iteration; evaluated at 2
-	// only (gating off: best is the last evaluated).
-	cfg := ppoTinyConfig(t, dir, "checkpoints.keep_last=1", "checkpoints.keep_every=0", "evaluation.every=2", "stop.iterations=5")
-	if _, err := Run(context.Background(), cfg, Options{Log: &log}); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	st := readState(t, dir)
-	// After 5: the last (5), the pool (4, 5) and the best (4, rated at 4).
-	want := []string{"best.ckpt", checkpointName(st.Best), "iter-0004.ckpt", "iter-0005.ckpt", "latest.ckpt"}
-	want = slices.Compact(sortedStrings(want))
-	if got := ckptNames(t, dir); !slices.Equal(got, want) {
-		t.Errorf("after 5 iterations, best %d: %v, want %v", st.Best, got, want)
-	}
-	cfg = ppoTinyConfig(t, dir, "checkpoints.keep_last=2", "checkpoints.keep_every=3", "evaluation.every=2", "stop.iterations=7")
-	log.Reset()
-	if _, err := Run(context.Background(), cfg, Options{Resume: true, Log: &log}); err != nil {
-		t.Fatalf("resume with other retention: %v\n%s", err, log.String())
-	}
-	// PPO keeps no replay buffer, and its resume does not mention one.
-	if !strings.Contains(log.String(), "train: resuming "+dir+" after iteration 5\n") || strings.Contains(log.String(), "replay") {
-		t.Errorf("PPO's resume line:\n%s", log.String())
-	}
-	st = readState(t, dir)
-	want = slices.Compact(sortedStrings([]string{"best.ckpt", "latest.ckpt", checkpointName(st.Best),
-		"iter-0006.ckpt", "iter-0007.ckpt"}))
-	if got := ckptNames(t, dir); !slices.Equal(got, want) {
-		t.Errorf("after 7 iterations, best %d: %v, want %v", st.Best, got, want)
 	}
 }
 

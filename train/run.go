@@ -13,10 +13,8 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
-	"github.com/urim-rl/urim/tablebase"
 )
 
 // Options are the run's non-config settings: where its output goes and how
@@ -42,261 +40,208 @@ type Summary struct {
 	Dir        string
 	Iterations int // last completed iteration
 	Best       int
-	Last       Metrics
-}
-
-// run is one training session.
-type run struct {
-	cfg    Config
-	opt    Options
-	dir    string
-	rules  env.Rules
-	game   *env.Game
-	enc    env.Encoding
-	reward env.RewardKind
-	encdr  *env.Encoder
-	log    io.Writer
-
-	net   *nn.Net
-	learn *learner
-	buf   *Buffer
-	st    State
-	table *Table
-	data  *gameLog         // the self-play dataset, nil without dataset.dir
-	tb    *tablebase.Table // evaluation.tablebase, or nil
-	head  []string
-	start time.Time
-	base  float64 // elapsed seconds before this session
-	final bool    // the iteration just run was the last that fits the time budget
-	// lastIterS is the previous iteration's duration in this session.
-	lastIterS float64
-	// ppo holds a PPO run's games and pool (algorithm: ppo).
-	ppo *ppoState
 }
 
 // Run trains as cfg says until its stop condition, ctx's end (Ctrl-C) or an
 // error. Every completed iteration is committed to the run directory, so a
 // run stopped at any moment (even by kill -9) resumes from the last one with
-// [Options.Resume]. cfg must have passed Validate.
+// [Options.Resume]. cfg must have passed Validate, and its algorithm must be
+// registered (import train/all).
 func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
-	r := &run{cfg: cfg, opt: opt, dir: cfg.Output, log: opt.Log, start: time.Now()}
-	if r.log == nil {
-		r.log = io.Discard
+	newAlg, ok := factoryOf(cfg.Algorithm)
+	if !ok {
+		return nil, trainError(checkAlgorithm(cfg.Algorithm))
 	}
-	lock, err := lockRunDir(r.dir, opt.Resume, r.log)
+	s := &Session{Config: &cfg, opt: opt, Dir: cfg.Output, Log: opt.Log, start: time.Now()}
+	if s.Log == nil {
+		s.Log = io.Discard
+	}
+	lock, err := lockRunDir(s.Dir, opt.Resume, s.Log)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	defer func() { r.data.release() }()
-	if err := r.setup(); err != nil {
+	defer func() { s.Data.release() }()
+	resumed, err := s.setup()
+	if err != nil {
 		return nil, err
 	}
-	sum := &Summary{Dir: r.dir}
+	if s.alg, err = newAlg(s); err != nil {
+		return nil, err
+	}
+	defer s.alg.Close()
+	if err := s.openMetrics(resumed); err != nil {
+		return nil, err
+	}
+	sum := &Summary{Dir: s.Dir}
 	for {
-		it := r.st.Iteration + 1
+		it := s.State.Iteration + 1
 		if cfg.Stop.Iterations > 0 && it > cfg.Stop.Iterations {
 			break
 		}
 		// A new run always completes its first iteration, however slow the
 		// set-up was: a budget spent before any training leaves nothing.
-		if cfg.Stop.Time > 0 && it > 1 && r.elapsed() >= cfg.Stop.Time.Std().Seconds() {
-			fmt.Fprintf(r.log, "train: time budget %v spent\n", cfg.Stop.Time.Std())
-			if err := r.evaluateLast(ctx); err != nil {
+		if cfg.Stop.Time > 0 && it > 1 && s.Elapsed() >= cfg.Stop.Time.Std().Seconds() {
+			fmt.Fprintf(s.Log, "train: time budget %v spent\n", cfg.Stop.Time.Std())
+			if err := s.evaluateLast(ctx); err != nil {
 				return sum, err
 			}
 			break
 		}
-		m, err := r.step(ctx, it)
-		if err != nil {
-			sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
+		if err := s.iteration(ctx, it); err != nil {
+			sum.Iterations, sum.Best = s.State.Iteration, s.State.Best
 			if ctx.Err() != nil {
 				return sum, fmt.Errorf("train: stopped during iteration %d; iteration %d is the last completed, in %s (continue with --resume): %w",
-					it, r.st.Iteration, r.dir, ctx.Err())
+					it, s.State.Iteration, s.Dir, ctx.Err())
 			}
 			return sum, err
 		}
-		sum.Last = *m
-		if r.final {
-			fmt.Fprintf(r.log, "train: time budget %v: another iteration would not fit\n", cfg.Stop.Time.Std())
+		if s.final {
+			fmt.Fprintf(s.Log, "train: time budget %v: another iteration would not fit\n", cfg.Stop.Time.Std())
 			break
 		}
 	}
-	sum.Iterations, sum.Best = r.st.Iteration, r.st.Best
-	return sum, r.data.close()
+	sum.Iterations, sum.Best = s.State.Iteration, s.State.Best
+	return sum, s.Data.close()
 }
 
-func (r *run) elapsed() float64 { return r.base + time.Since(r.start).Seconds() }
-
-// progressOf returns how far through the run iteration it starts, from 0 to
-// 1: by iterations or by the time budget, whichever limit is nearer.
-func (r *run) progressOf(it int) float64 {
-	p := 0.0
-	if n := r.cfg.Stop.Iterations; n > 0 {
-		p = float64(it-1) / float64(n)
+// setup prepares the directory for the algorithm: a new run (initial
+// network, config.yaml) or a resumed one (checked config, state, network,
+// optimizer). It reports whether the run is resumed.
+func (s *Session) setup() (resumed bool, err error) {
+	cfg := s.Config
+	if s.Rules, err = cfg.RulesOf(); err != nil {
+		return false, err
 	}
-	if b := r.cfg.Stop.Time.Std().Seconds(); b > 0 {
-		p = max(p, r.elapsed()/b)
+	if s.Game, err = env.NewGame(s.Rules); err != nil {
+		return false, err
 	}
-	return p
-}
-
-// setup prepares the directory: a new run (initial network, config.yaml,
-// state.json at iteration 0) or a resumed one (checked config, state,
-// network, optimizer, replay buffer, metrics trimmed to the state).
-func (r *run) setup() error {
-	cfg := &r.cfg
-	var err error
-	if r.rules, err = cfg.RulesOf(); err != nil {
-		return err
+	if s.Encoding, err = env.ParseEncoding(cfg.Encoding); err != nil {
+		return false, err
 	}
-	if r.game, err = env.NewGame(r.rules); err != nil {
-		return err
+	if s.Reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
+		return false, err
 	}
-	if r.enc, err = env.ParseEncoding(cfg.Encoding); err != nil {
-		return err
+	if s.endgames, err = loadEvalTable(cfg, s.Rules); err != nil {
+		return false, err
 	}
-	if r.reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
-		return err
-	}
-	if r.tb, err = loadEvalTable(cfg, r.rules); err != nil {
-		return err
-	}
-	r.encdr = env.NewEncoder(r.game, r.enc)
-	r.head = metricsHeader(cfg.Evaluation.Opponents)
-	if cfg.Algorithm == "ppo" {
-		r.head = ppoMetricsHeader(cfg.Evaluation.Opponents)
-	}
+	s.Encoder = env.NewEncoder(s.Game, s.Encoding)
 	effective, err := cfg.Marshal()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if r.tb != nil {
-		r.head = append(r.head, tbColumns...)
-	}
-	st, exists, err := readStateOf(r.dir)
+	st, exists, err := ReadState(s.Dir)
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
-	case exists && !r.opt.Resume:
-		return fmt.Errorf("%w: %s (iteration %d); continue it with --resume, or start another with --set output=DIR", ErrRunExists, r.dir, st.Iteration)
-	case !exists && r.opt.Resume:
-		return fmt.Errorf("train: nothing to resume in %s (no %s)", r.dir, stateFile)
+	case exists && !s.opt.Resume:
+		return false, fmt.Errorf("%w: %s (iteration %d); continue it with --resume, or start another with --set output=DIR", ErrRunExists, s.Dir, st.Iteration)
+	case !exists && s.opt.Resume:
+		return false, fmt.Errorf("train: nothing to resume in %s (no %s)", s.Dir, stateFile)
 	case exists:
-		if err := r.resume(st, effective); err != nil {
-			return err
+		if err := s.resume(st, effective); err != nil {
+			return false, err
 		}
-		r.data, err = openGameLog(cfg, r.game, r.enc, r.reward, st.Games, true)
-		return err
+		s.Data, err = openGameLog(cfg, s.Game, s.Encoding, s.Reward, st.Games, true)
+		return true, err
 	}
-	if r.data, err = openGameLog(cfg, r.game, r.enc, r.reward, 0, false); err != nil {
-		return err
+	if s.Data, err = openGameLog(cfg, s.Game, s.Encoding, s.Reward, 0, false); err != nil {
+		return false, err
 	}
-	if err := os.MkdirAll(filepath.Join(r.dir, ckptDir), 0o755); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if err := os.MkdirAll(filepath.Join(s.Dir, ckptDir), 0o755); err != nil {
+		return false, fmt.Errorf("train: %w", err)
 	}
-	if err := writeBytes(filepath.Join(r.dir, configFile), effective); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if err := writeBytes(filepath.Join(s.Dir, configFile), effective); err != nil {
+		return false, fmt.Errorf("train: %w", err)
 	}
-	if err := noteVersion(r.dir, false); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if err := noteVersion(s.Dir, false); err != nil {
+		return false, fmt.Errorf("train: %w", err)
 	}
 	arch := nn.Arch{Kind: cfg.Network.Kind, Width: cfg.Network.Width, Depth: cfg.Network.Depth, LayerNorm: cfg.Network.LayerNorm}
-	if r.net, err = nn.New(arch, r.rules, r.enc, derive(cfg.Seed, 0x6e6574)); err != nil {
-		return trainError(&ConfigError{Key: "network", Err: err})
+	if s.Net, err = nn.New(arch, s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
+		return false, trainError(&ConfigError{Key: "network", Err: err})
 	}
-	if r.learn, err = newLearner(r.net, cfg, nil, 0); err != nil {
-		return err
-	}
-	r.buf = NewBuffer(r.encdr.Dim(), r.game.PitsPerRow(), cfg.Replay.Window)
-	r.table = &Table{}
-	path := CheckpointPath(r.dir, 0)
-	if err := nn.Save(path, r.learn.checkpoint()); err != nil {
-		return fmt.Errorf("train: %w", err)
+	path := CheckpointPath(s.Dir, 0)
+	if err := nn.Save(path, s.Checkpoint()); err != nil {
+		return false, fmt.Errorf("train: %w", err)
 	}
 	for _, name := range []string{"latest.ckpt", "best.ckpt"} {
-		if err := copyFile(filepath.Join(r.dir, ckptDir, name), path); err != nil {
-			return fmt.Errorf("train: %w", err)
+		if err := copyFile(filepath.Join(s.Dir, ckptDir, name), path); err != nil {
+			return false, fmt.Errorf("train: %w", err)
 		}
 	}
-	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, 0); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	r.st = State{}
-	if err := writeState(r.dir, r.st); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	fmt.Fprintf(r.log, "train: new run in %s: %s, %s network (%d weights), %s encoding\n",
-		r.dir, r.rules.Name, arch, r.net.NumWeights(), r.enc)
-	return nil
+	s.State = State{}
+	fmt.Fprintf(s.Log, "train: new run in %s: %s, %s network (%d weights), %s encoding\n",
+		s.Dir, s.Rules.Name, arch, s.Net.NumWeights(), s.Encoding)
+	return false, nil
 }
 
 // resume loads the run's state and checks that the config did not change
 // (but for the stop condition, which may be extended).
-func (r *run) resume(st State, effective []byte) error {
-	old, err := readRunConfig(r.dir)
+func (s *Session) resume(st State, effective []byte) error {
+	old, err := readRunConfig(s.Dir)
 	if err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
 	if diff := configDiff(old, effective); diff != "" {
-		return fmt.Errorf("train: resume %s: the config differs from the run's config.yaml (%s); only stop and workers may change", r.dir, diff)
+		return fmt.Errorf("train: resume %s: the config differs from the run's config.yaml (%s); only stop and workers may change", s.Dir, diff)
 	}
-	if err := writeBytes(filepath.Join(r.dir, configFile), effective); err != nil {
+	if err := writeBytes(filepath.Join(s.Dir, configFile), effective); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if err := cleanRun(r.dir, st); err != nil {
+	if err := cleanRun(s.Dir, st); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
-	if err := noteVersion(r.dir, true); err != nil {
+	if err := noteVersion(s.Dir, true); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	ck, err := nn.Load(CheckpointPath(r.dir, st.Iteration))
+	ck, err := nn.Load(CheckpointPath(s.Dir, st.Iteration))
 	if err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
-	if err := ck.Check(r.rules, r.enc, nil); err != nil {
+	if err := ck.Check(s.Rules, s.Encoding, nil); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
-	r.net = ck.Net
-	if r.learn, err = newLearner(r.net, &r.cfg, ck.Optimizer, ck.Step); err != nil {
+	s.Net, s.Optimizer, s.Step = ck.Net, ck.Optimizer, ck.Step
+	s.State, s.base = st, st.ElapsedS
+	return nil
+}
+
+// openMetrics starts metrics.csv, with the algorithm's columns: a new run
+// writes its header and then state.json at iteration 0 (the run exists from
+// then on); a resumed one checks the committed rows and drops those past
+// state.json.
+func (s *Session) openMetrics(resumed bool) error {
+	path := filepath.Join(s.Dir, metricsFile)
+	if !resumed {
+		s.metrics = &Table{}
+		if err := writeMetrics(path, s.header(), s.metrics, 0); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		if err := writeState(s.Dir, s.State); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		return nil
+	}
+	var err error
+	if s.metrics, err = ReadMetrics(path); err != nil {
 		return err
 	}
-	if st.Replay != "" {
-		if r.buf, err = LoadBuffer(filepath.Join(r.dir, st.Replay)); err != nil {
-			return fmt.Errorf("train: resume: %w", err)
-		}
-		if r.buf.dim != r.encdr.Dim() || r.buf.actions != r.game.PitsPerRow() {
-			return fmt.Errorf("train: resume: replay buffer %s has %d×%d columns, want %d×%d", st.Replay, r.buf.dim, r.buf.actions, r.encdr.Dim(), r.game.PitsPerRow())
-		}
-		r.buf = r.buf.Resize(r.cfg.Replay.Window)
-	} else {
-		r.buf = NewBuffer(r.encdr.Dim(), r.game.PitsPerRow(), r.cfg.Replay.Window)
-	}
-	if r.table, err = ReadMetrics(filepath.Join(r.dir, metricsFile)); err != nil {
-		return err
-	}
-	warn, err := checkResumedMetrics(r.table, r.head, st.Iteration)
+	warn, err := checkResumedMetrics(s.metrics, s.header(), s.State.Iteration)
 	if err != nil {
-		return fmt.Errorf("train: resume: %s: %w", filepath.Join(r.dir, metricsFile), err)
+		return fmt.Errorf("train: resume: %s: %w", path, err)
 	}
 	if warn != "" {
-		fmt.Fprintf(r.log, "train: resume: warning: %s: %s\n", filepath.Join(r.dir, metricsFile), warn)
+		fmt.Fprintf(s.Log, "train: resume: warning: %s: %s\n", path, warn)
 	}
-	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, st.Iteration); err != nil {
+	if err := writeMetrics(path, s.header(), s.metrics, s.State.Iteration); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if r.table, err = ReadMetrics(filepath.Join(r.dir, metricsFile)); err != nil {
+	if s.metrics, err = ReadMetrics(path); err != nil {
 		return err
 	}
-	r.st, r.base = st, st.ElapsedS
-	if r.cfg.Algorithm == "ppo" {
-		// PPO keeps no replay buffer: each iteration learns from its own rollout.
-		fmt.Fprintf(r.log, "train: resuming %s after iteration %d\n", r.dir, st.Iteration)
-	} else {
-		fmt.Fprintf(r.log, "train: resuming %s after iteration %d (%s in the replay buffer)\n", r.dir, st.Iteration,
-			progress.Count(r.buf.Len(), "positions"))
-	}
+	fmt.Fprintf(s.Log, "train: resuming %s after iteration %d\n", s.Dir, s.State.Iteration)
 	return nil
 }
 
@@ -324,221 +269,162 @@ func configDiff(a, b []byte) string {
 	return strings.Join(diffs, ", ")
 }
 
-// iteration plays, trains, checkpoints, evaluates and commits iteration it.
-func (r *run) iteration(ctx context.Context, it int) (*Metrics, error) {
-	cfg := &r.cfg
-	m := &Metrics{Iteration: it, Elo: math.NaN(), EloLo: math.NaN(), EloHi: math.NaN(), LR: math.NaN(),
-		PolicyLoss: math.NaN(), ValueLoss: math.NaN(), Entropy: math.NaN(), KL: math.NaN(), StepsPerS: math.NaN()}
-	for range cfg.Evaluation.Opponents {
-		m.Scores = append(m.Scores, math.NaN())
-	}
-	if r.tb != nil {
-		m.Tablebase = nans(len(tbColumns))
-	}
-
-	// Self-play.
-	ls, err := newSearch(r.net, r.reward, cfg, derive(cfg.Seed, 0x736561726368, uint64(it)))
-	if err != nil {
-		return nil, err
-	}
-	bar := r.progress(fmt.Sprintf("iter %d self-play", it), "games")
+// iteration runs the algorithm's iteration it, then checkpoints,
+// evaluates and commits it.
+func (s *Session) iteration(ctx context.Context, it int) error {
 	t0 := time.Now()
-	sp, err := selfPlay(ctx, cfg, r.game, r.encdr, r.reward, ls, r.buf, r.data, it, r.st.Games, bar)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.data.commit(); err != nil {
-		return nil, err
-	}
-	m.SelfPlayS = time.Since(t0).Seconds()
-	m.Games, m.Positions, m.Resigned, m.FalseResign = sp.games, sp.positions, sp.resigned, sp.falseResign
-	m.MeanPlies = float64(sp.plies) / float64(max(sp.games, 1))
-	m.PositionsPerS = float64(sp.positions) / math.Max(m.SelfPlayS, 1e-9)
-	m.Buffer = r.buf.Len()
-
-	// Training.
-	if r.buf.Len() >= cfg.Replay.MinPositions && sp.positions > 0 {
-		steps := int(math.Ceil(float64(sp.positions) * cfg.Optimizer.SamplesPerPosition / float64(cfg.Optimizer.BatchSize)))
-		probe := r.buf.Newest(min(sp.positions, 512))
-		before := policyOf(r.net, probe)
-		bar := r.progress(fmt.Sprintf("iter %d training", it), "steps")
-		t1 := time.Now()
-		ts, err := r.learn.train(ctx, r.buf, steps, derive(cfg.Seed, 0x747261696e, uint64(it)), r.progressOf(it), bar)
-		if err != nil {
-			return nil, err
-		}
-		m.Steps = steps
-		m.StepsPerS = float64(steps) / math.Max(time.Since(t1).Seconds(), 1e-9)
-		m.PolicyLoss, m.ValueLoss, m.LR = ts.policy, ts.value, ts.lr
-		if math.IsNaN(m.PolicyLoss) || math.IsInf(m.PolicyLoss, 0) || math.IsNaN(m.ValueLoss) || math.IsInf(m.ValueLoss, 0) {
-			return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.PolicyLoss, m.ValueLoss)
-		}
-		after := policyOf(r.net, probe)
-		m.Entropy, m.KL = entropyKL(before, after, probe.Mask, r.game.PitsPerRow())
-	}
-
-	// Checkpoint and replay buffer.
-	ckpt := CheckpointPath(r.dir, it)
-	if err := nn.Save(ckpt, r.learn.checkpoint()); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	replay := replayName(it)
-	if err := r.buf.Save(filepath.Join(r.dir, replay)); err != nil {
-		return nil, err
-	}
-	if len(sp.records) > 0 {
-		if err := saveRecords(filepath.Join(r.dir, "selfplay", "games.jsonl"), sp.records); err != nil {
-			return nil, err
-		}
-	}
-
-	// Evaluation and gating.
-	best, bestElo, err := r.promote(ctx, it, t0, m, ckpt)
-	if err != nil {
-		return nil, err
-	}
-
-	// Commit: metrics, then state.json.
-	m.Best = best
-	m.ElapsedS = r.elapsed()
-	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, it-1, m.row()); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	r.table.Rows = append(r.table.Rows, m.row())
-	r.table.Header = r.head
-	prevReplay := r.st.Replay
-	st := State{Iteration: it, ElapsedS: m.ElapsedS, Games: r.st.Games + int64(sp.games),
-		Positions: r.st.Positions + int64(sp.positions), Best: best, BestElo: bestElo, Replay: replay}
-	if err := writeState(r.dir, st); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	r.st = st
-	if prevReplay != "" && prevReplay != replay {
-		_ = os.Remove(filepath.Join(r.dir, prevReplay))
-	}
-	if err := pruneCheckpoints(r.dir, st, cfg.Checkpoints, nil); err != nil {
-		fmt.Fprintf(r.log, "train: %v\n", err)
-	}
-	if _, err := WritePlots(r.dir, r.table); err != nil {
-		fmt.Fprintf(r.log, "train: %v\n", err)
-	}
-	fmt.Fprintln(r.log, summaryLine(m))
-	r.lastIterS = time.Since(t0).Seconds()
-	return m, nil
-}
-
-// summaryLine is the one line printed per iteration.
-func summaryLine(m *Metrics) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "iter %d: %s, %s (%.0f/s), buffer %d", m.Iteration, progress.Count(m.Games, "games"),
-		progress.Count(m.Positions, "positions"), m.PositionsPerS, m.Buffer)
-	if m.Steps > 0 {
-		fmt.Fprintf(&b, "; %d steps (%.0f/s), loss policy %.3f value %.3f, entropy %.3f, KL %.4f",
-			m.Steps, m.StepsPerS, m.PolicyLoss, m.ValueLoss, m.Entropy, m.KL)
-	}
-	if !math.IsNaN(m.Elo) {
-		fmt.Fprintf(&b, "; Elo %.0f [%.0f, %.0f]", m.Elo, m.EloLo, m.EloHi)
-	}
-	if len(m.Tablebase) == len(tbColumns) && !math.IsNaN(m.Tablebase[0]) {
-		fmt.Fprintf(&b, "; tablebase best %.1f%%, %.2f seeds lost/move", 100*m.Tablebase[0], m.Tablebase[3])
-	}
-	fmt.Fprintf(&b, "; best %d; %.0fs", m.Best, m.ElapsedS)
-	return b.String()
-}
-
-// saveRecords adds self-play games to the store at path.
-func saveRecords(path string, recs []evaluate.Record) error {
-	st, err := evaluate.OpenStore(path)
+	res, err := s.alg.Iterate(ctx, it)
 	if err != nil {
 		return err
 	}
-	for _, rec := range recs {
-		st.Add(rec)
+	if len(res.Cells) != len(s.alg.Columns()) {
+		return fmt.Errorf("train: %s: iteration %d reported %d metrics for %d columns", s.Config.Algorithm, it, len(res.Cells), len(s.alg.Columns()))
 	}
-	return st.Save()
+	ck := s.Checkpoint()
+	ck.Meta = res.Meta
+	ckpt := CheckpointPath(s.Dir, it)
+	if err := nn.Save(ckpt, ck); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+
+	// Evaluation and gating.
+	ev := s.newRating()
+	best, bestElo, err := s.promote(ctx, it, t0, ev, ckpt)
+	if err != nil {
+		return err
+	}
+
+	// Commit: metrics, then state.json.
+	ev.best = best
+	elapsed := s.Elapsed()
+	row := s.row(it, elapsed, res, ev)
+	if err := writeMetrics(filepath.Join(s.Dir, metricsFile), s.header(), s.metrics, it-1, row); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	s.metrics.Rows = append(s.metrics.Rows, row)
+	s.metrics.Header = s.header()
+	prevReplay := s.State.Replay
+	st := State{Iteration: it, ElapsedS: elapsed, Games: s.State.Games + int64(res.Games),
+		Positions: s.State.Positions + int64(res.Positions), Best: best, BestElo: bestElo, Replay: res.Replay}
+	if err := writeState(s.Dir, st); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	s.State = st
+	if prevReplay != "" && prevReplay != res.Replay {
+		_ = os.Remove(filepath.Join(s.Dir, prevReplay))
+	}
+	if err := s.alg.Committed(it); err != nil {
+		return err
+	}
+	var pinned []int
+	if k, ok := s.alg.(CheckpointKeeper); ok {
+		pinned = k.KeptCheckpoints()
+	}
+	if err := pruneCheckpoints(s.Dir, st, s.Config.Checkpoints, pinned); err != nil {
+		fmt.Fprintf(s.Log, "train: %v\n", err)
+	}
+	if _, err := WritePlots(s.Dir, s.metrics); err != nil {
+		fmt.Fprintf(s.Log, "train: %v\n", err)
+	}
+	fmt.Fprintln(s.Log, s.summaryLine(it, elapsed, res, ev))
+	s.lastIterS = time.Since(t0).Seconds()
+	return nil
 }
 
-// rate evaluates iteration it's network (r.net) into m and returns the best
-// iteration and its Elo afterwards: without gating the network just rated
-// (AlphaZero plays its latest network; a single evaluation's Elo is too noisy
-// to pick among networks), with gating the one that last passed the SPRT.
-func (r *run) rate(ctx context.Context, it int, m *Metrics) (int, *float64, error) {
-	ev, err := r.evaluate(ctx, it, r.net)
+// summaryLine is the one line printed per iteration: the algorithm's
+// summary, then the evaluation's.
+func (s *Session) summaryLine(it int, elapsed float64, res *Iteration, ev *rating) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "iter %d: %s", it, res.Summary)
+	if !math.IsNaN(ev.elo) {
+		fmt.Fprintf(&b, "; Elo %.0f [%.0f, %.0f]", ev.elo, ev.lo, ev.hi)
+	}
+	if len(ev.tablebase) == len(tbColumns) && !math.IsNaN(ev.tablebase[0]) {
+		fmt.Fprintf(&b, "; tablebase best %.1f%%, %.2f seeds lost/move", 100*ev.tablebase[0], ev.tablebase[3])
+	}
+	fmt.Fprintf(&b, "; best %d; %.0fs", ev.best, elapsed)
+	return b.String()
+}
+
+// rate evaluates iteration it's network (s.Net) into ev and returns the
+// best iteration and its Elo afterwards: without gating the network just
+// rated (AlphaZero plays its latest network; a single evaluation's Elo is
+// too noisy to pick among networks), with gating the one that last passed
+// the SPRT.
+func (s *Session) rate(ctx context.Context, it int, ev *rating) (int, *float64, error) {
+	res, err := s.evaluate(ctx, it, s.Net)
 	if err != nil {
 		return 0, nil, err
 	}
-	copy(m.Scores, ev.scores)
-	m.Elo, m.EloLo, m.EloHi = ev.elo, ev.lo, ev.hi
-	if r.tb != nil {
-		if m.Tablebase, err = r.tableAccuracy(ctx, it, r.net); err != nil {
+	copy(ev.scores, res.scores)
+	ev.elo, ev.lo, ev.hi = res.elo, res.lo, res.hi
+	if s.endgames != nil {
+		if ev.tablebase, err = s.tableAccuracy(ctx, it, s.Net); err != nil {
 			return 0, nil, err
 		}
 	}
 	promote := true
-	if r.cfg.Evaluation.Gating.Enabled {
-		if promote, err = r.gate(ctx, it, r.net); err != nil {
+	if s.Config.Evaluation.Gating.Enabled {
+		if promote, err = s.gate(ctx, it, s.Net); err != nil {
 			return 0, nil, err
 		}
 	}
 	if promote {
-		return it, &ev.elo, nil
+		return it, &res.elo, nil
 	}
-	return r.st.Best, r.st.BestElo, nil
+	return s.State.Best, s.State.BestElo, nil
 }
 
 // evaluateLast evaluates the last completed iteration when a time budget
 // ran out before it could be marked as the last: its metrics row gets the
 // scores and the Elo, and best.ckpt may change, committed again as usual.
-func (r *run) evaluateLast(ctx context.Context) error {
-	it := r.st.Iteration
-	n := len(r.table.Rows)
-	if it == 0 || r.cfg.Evaluation.Every == 0 || n == 0 || r.table.Column("elo")[n-1] == r.table.Column("elo")[n-1] {
+func (s *Session) evaluateLast(ctx context.Context) error {
+	it := s.State.Iteration
+	n := len(s.metrics.Rows)
+	if it == 0 || s.Config.Evaluation.Every == 0 || n == 0 || s.metrics.Column("elo")[n-1] == s.metrics.Column("elo")[n-1] {
 		return nil // nothing to rate, or rated already
 	}
-	m := &Metrics{Scores: make([]float64, len(r.cfg.Evaluation.Opponents))}
-	if r.tb != nil {
-		m.Tablebase = nans(len(tbColumns))
-	}
-	best, bestElo, err := r.rate(ctx, it, m)
+	ev := s.newRating()
+	best, bestElo, err := s.rate(ctx, it, ev)
 	if err != nil {
 		return err
 	}
-	row := r.table.Rows[n-1]
+	row := s.metrics.Rows[n-1]
 	set := func(col string, v float64) {
-		for k, h := range r.table.Header {
+		for k, h := range s.metrics.Header {
 			if h == col && k < len(row) {
 				row[k] = cell(v)
 			}
 		}
 	}
-	for i, o := range r.cfg.Evaluation.Opponents {
-		set(scoreColumn(o), m.Scores[i])
+	for i, o := range s.Config.Evaluation.Opponents {
+		set(scoreColumn(o), ev.scores[i])
 	}
-	set("elo", m.Elo)
-	set("elo_lo95", m.EloLo)
-	set("elo_hi95", m.EloHi)
-	for i, col := range tbColumns[:len(m.Tablebase)] {
-		set(col, m.Tablebase[i])
+	set("elo", ev.elo)
+	set("elo_lo95", ev.lo)
+	set("elo_hi95", ev.hi)
+	for i, col := range tbColumns[:len(ev.tablebase)] {
+		set(col, ev.tablebase[i])
 	}
 	set("best", float64(best))
 	if best == it {
-		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), CheckpointPath(r.dir, it)); err != nil {
+		if err := copyFile(filepath.Join(s.Dir, ckptDir, "best.ckpt"), CheckpointPath(s.Dir, it)); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 	}
-	if err := writeMetrics(filepath.Join(r.dir, metricsFile), r.head, r.table, it); err != nil {
+	if err := writeMetrics(filepath.Join(s.Dir, metricsFile), s.header(), s.metrics, it); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	st := r.st
+	st := s.State
 	st.Best, st.BestElo = best, bestElo
-	if err := writeState(r.dir, st); err != nil {
+	if err := writeState(s.Dir, st); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	r.st = st
-	if _, err := WritePlots(r.dir, r.table); err != nil {
-		fmt.Fprintf(r.log, "train: %v\n", err)
+	s.State = st
+	if _, err := WritePlots(s.Dir, s.metrics); err != nil {
+		fmt.Fprintf(s.Log, "train: %v\n", err)
 	}
-	fmt.Fprintf(r.log, "iter %d: Elo %.0f [%.0f, %.0f]; best %d\n", it, m.Elo, m.EloLo, m.EloHi, best)
+	fmt.Fprintf(s.Log, "iter %d: Elo %.0f [%.0f, %.0f]; best %d\n", it, ev.elo, ev.lo, ev.hi, best)
 	return nil
 }
 
@@ -546,29 +432,29 @@ func (r *run) evaluateLast(ctx context.Context) error {
 // network when the evaluation schedule (or the last iteration, or the time
 // budget) asks, gating it when configured, then copies the checkpoint to
 // best.ckpt if it became the best and to latest.ckpt. It returns the best
-// iteration and its Elo (nil when not rated); both loops (AlphaZero and PPO) end this way.
-func (r *run) promote(ctx context.Context, it int, t0 time.Time, m *Metrics, ckpt string) (best int, bestElo *float64, err error) {
-	cfg := r.cfg
-	best, bestElo = r.st.Best, r.st.BestElo
+// iteration and its Elo (nil when not rated).
+func (s *Session) promote(ctx context.Context, it int, t0 time.Time, ev *rating, ckpt string) (best int, bestElo *float64, err error) {
+	cfg := s.Config
+	best, bestElo = s.State.Best, s.State.BestElo
 	last := cfg.Stop.Iterations > 0 && it == cfg.Stop.Iterations
 	// The next iteration is estimated to take as long as the longest of
 	// this one so far and the previous one (saving and plotting included).
-	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && r.elapsed()+max(time.Since(t0).Seconds(), r.lastIterS) >= b {
-		last, r.final = true, true // the next iteration would not fit in the time budget
+	if b := cfg.Stop.Time.Std().Seconds(); b > 0 && s.Elapsed()+max(time.Since(t0).Seconds(), s.lastIterS) >= b {
+		last, s.final = true, true // the next iteration would not fit in the time budget
 	}
 	if cfg.Evaluation.Every > 0 && (it%cfg.Evaluation.Every == 0 || last) {
-		if best, bestElo, err = r.rate(ctx, it, m); err != nil {
+		if best, bestElo, err = s.rate(ctx, it, ev); err != nil {
 			return 0, nil, err
 		}
 	} else if cfg.Evaluation.Every == 0 {
 		best = it
 	}
 	if best == it {
-		if err := copyFile(filepath.Join(r.dir, ckptDir, "best.ckpt"), ckpt); err != nil {
+		if err := copyFile(filepath.Join(s.Dir, ckptDir, "best.ckpt"), ckpt); err != nil {
 			return 0, nil, fmt.Errorf("train: %w", err)
 		}
 	}
-	if err := copyFile(filepath.Join(r.dir, ckptDir, "latest.ckpt"), ckpt); err != nil {
+	if err := copyFile(filepath.Join(s.Dir, ckptDir, "latest.ckpt"), ckpt); err != nil {
 		return 0, nil, fmt.Errorf("train: %w", err)
 	}
 	return best, bestElo, nil

@@ -24,7 +24,7 @@ import (
 //	metrics.csv           one row per completed iteration
 //	losses.png, elo.png, speed.png
 //	checkpoints/iter-NNNN.ckpt, latest.ckpt, best.ckpt
-//	replay-NNNN.bin       the replay buffer after iteration NNNN
+//	replay-NNNN.bin       alphazero's replay window after iteration NNNN
 //	selfplay/games.jsonl  a sample of self-play games (evaluator store form)
 //	eval/games.jsonl      every evaluation game
 //
@@ -53,8 +53,8 @@ type State struct {
 	Best int `json:"best"`
 	// BestElo is the Elo of the best network when it was evaluated.
 	BestElo *float64 `json:"best_elo,omitempty"`
-	// Replay names the replay buffer file of Iteration ("" before any
-	// self-play).
+	// Replay names the algorithm's data file of Iteration ([Iteration.Replay]:
+	// alphazero's replay window; "" for none).
 	Replay string `json:"replay"`
 }
 
@@ -62,15 +62,14 @@ type State struct {
 const maxStateFile = 1 << 20
 
 func checkpointName(it int) string { return fmt.Sprintf("iter-%04d.ckpt", it) }
-func replayName(it int) string     { return fmt.Sprintf("replay-%04d.bin", it) }
 
 // CheckpointPath returns the path of iteration it's checkpoint in run dir.
 func CheckpointPath(dir string, it int) string {
 	return filepath.Join(dir, ckptDir, checkpointName(it))
 }
 
-// readStateOf reads dir/state.json; ok is false when there is none.
-func readStateOf(dir string) (st State, ok bool, err error) {
+// ReadState reads dir/state.json; ok is false when there is none.
+func ReadState(dir string) (st State, ok bool, err error) {
 	data, err := inputfile.ReadFile(filepath.Join(dir, stateFile), maxStateFile, "a run's state.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, false, nil

@@ -69,7 +69,7 @@ func checkOwnDir(dir string) error {
 
 // release drops the dataset writer's lock without writing (nil-safe), for a
 // run that ends before close.
-func (l *gameLog) release() {
+func (l *GameLog) release() {
 	if l != nil {
 		l.w.Release()
 	}

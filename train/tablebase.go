@@ -22,9 +22,6 @@ func (c *Config) checkTablebase() error {
 	if err := intRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20); err != nil {
 		return err
 	}
-	if c.Evaluation.Tablebase != "" && c.Algorithm != "alphazero" {
-		return bad("evaluation.tablebase", "the %s loop does not measure it yet (alphazero does)", c.Algorithm)
-	}
 	if c.Evaluation.Tablebase != "" && c.Evaluation.Every == 0 {
 		return bad("evaluation.tablebase", "set, but evaluation.every is 0: the accuracy is measured at each evaluation")
 	}
@@ -48,11 +45,11 @@ func loadEvalTable(cfg *Config, rules env.Rules) (*tablebase.Table, error) {
 // evaluation, against the run's table: the tb_* columns. Every evaluation
 // scores the same positions with the same seeds, so the columns compare
 // across iterations.
-func (r *run) tableAccuracy(ctx context.Context, it int, net *nn.Net) ([]float64, error) {
-	cand := r.candidate(it, net)
+func (s *Session) tableAccuracy(ctx context.Context, it int, net *nn.Net) ([]float64, error) {
+	cand := s.alg.Player(it, net)
 	rep, err := evaluate.Accuracy(ctx, evaluate.AccuracyConfig{
-		Agent: cand.Name, New: cand.New, Table: r.tb, Positions: r.cfg.Evaluation.TablebasePositions,
-		Seed: derive(r.cfg.Seed, 0x7462), Progress: r.progress(fmt.Sprintf("iter %d tablebase", it), "positions"),
+		Agent: cand.Name, New: cand.New, Table: s.endgames, Positions: s.Config.Evaluation.TablebasePositions,
+		Seed: s.Seed(0x7462), Progress: s.Progress(fmt.Sprintf("iter %d tablebase", it), "positions"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("train: tablebase accuracy of iteration %d: %w", it, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/urim-rl/urim/configs"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
+	_ "github.com/urim-rl/urim/train/all" // the algorithms
 )
 
 // resumeFlag is --resume (the config's output directory), --resume=DIR or

@@ -1,0 +1,112 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/nn"
+)
+
+// Algorithm is one training method, driven by the run core one iteration at
+// a time. The core owns the run directory, the network's checkpoints, the
+// metrics rows, evaluation and gating, the commit and resume; an algorithm
+// generates data and trains [Session.Net] (with [Session.Optimizer] and
+// [Session.Step]) in [Algorithm.Iterate].
+type Algorithm interface {
+	// Columns are the algorithm's metrics.csv columns: they follow the
+	// core's iteration, elapsed_s and games and precede the evaluation's.
+	Columns() []string
+	// Iterate runs iteration it: it generates the iteration's data and
+	// trains the session's network. Whatever it writes must be recoverable
+	// (or discarded) on resume until the core commits the iteration.
+	Iterate(ctx context.Context, it int) (*Iteration, error)
+	// Player is the evaluation player of net, iteration it's network.
+	Player(it int, net *nn.Net) evaluate.Player
+	// Committed is called once state.json names iteration it.
+	Committed(it int) error
+	// Close releases what the session holds (games, trainers).
+	Close()
+}
+
+// CheckpointKeeper is an [Algorithm] that needs iterations' checkpoints
+// kept beyond what checkpoints.keep_last and keep_every keep (PPO: its
+// opponent pool's snapshots). The core asks after each commit.
+type CheckpointKeeper interface {
+	// KeptCheckpoints lists the iterations whose checkpoints must stay.
+	KeptCheckpoints() []int
+}
+
+// Iteration is what an algorithm's iteration reports to the core.
+type Iteration struct {
+	// Games are the games finished in the iteration; Positions the
+	// positions (or environment steps) it generated. state.json sums both.
+	Games     int
+	Positions int
+	// Cells are the values of the algorithm's Columns.
+	Cells []string
+	// Summary is the algorithm's part of the iteration's log line.
+	Summary string
+	// Meta is stored in the iteration's checkpoint metadata.
+	Meta map[string]string
+	// Replay names a file of the run directory holding the algorithm's
+	// data after the iteration (alphazero: the replay window), "" for
+	// none; state.json records it, and the previous one is removed once
+	// the iteration is committed.
+	Replay string
+}
+
+// Factory makes an algorithm for a session that is set up: a new run (at
+// iteration 0) or a resumed one ([Session.State] is the last commit).
+type Factory func(s *Session) (Algorithm, error)
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]Factory{}
+)
+
+// Register makes the algorithm name (the config key algorithm) available.
+// An algorithm package calls it from init; train/all imports them all. It
+// panics when name is registered twice.
+func Register(name string, f Factory) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic(fmt.Sprintf("train: algorithm %q registered twice", name))
+	}
+	registry[name] = f
+}
+
+// Algorithms returns the registered algorithm names, sorted.
+func Algorithms() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func factoryOf(name string) (Factory, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	f, ok := registry[name]
+	return f, ok
+}
+
+// checkAlgorithm reports an algorithm name that is not registered.
+func checkAlgorithm(name string) error {
+	names := Algorithms()
+	if slices.Contains(names, name) {
+		return nil
+	}
+	if len(names) == 0 {
+		return bad("algorithm", "%q is not available: no algorithm is compiled in (import github.com/urim-rl/urim/train/all)", name)
+	}
+	return oneOf("algorithm", name, names)
+}

@@ -1,0 +1,73 @@
+package alphazero
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/train"
+)
+
+// learner trains the session's network between self-play phases; the
+// optimizer state and step count live in the session, across iterations.
+type learner struct {
+	s     *train.Session
+	batch nn.Batch
+}
+
+func newLearner(s *train.Session) *learner {
+	b, net := s.Config.Optimizer.BatchSize, s.Net
+	return &learner{s: s, batch: nn.Batch{
+		Obs: make([]float32, b*net.InputDim()), Mask: make([]float32, b*net.Actions()),
+		Policy: make([]float32, b*net.Actions()), Value: make([]float32, b), N: b}}
+}
+
+// trainStats are one iteration's mean losses and its last learning rate.
+type trainStats struct{ policy, value, lr float64 }
+
+// train takes steps AdamW steps at learning rate lr on batches drawn from
+// buf with the seed's generator.
+func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64, lr float64, bar func(done, total int)) (trainStats, error) {
+	o := l.s.Config.Optimizer
+	tc := nn.TrainConfig{
+		ValueWeight: o.ValueWeight,
+		Optimizer:   nn.AdamW{WeightDecay: o.WeightDecay},
+		Schedule:    nn.Schedule{Kind: nn.ScheduleConstant, LR: lr, Warmup: int64(o.WarmupSteps)},
+		ClipNorm:    o.GradClip,
+		Threads:     l.s.Threads(),
+	}
+	if o.ValueWeight == 0 {
+		tc.ValueWeight = 1e-12 // nn reads 0 as 1
+	}
+	t, err := l.s.NewTraining(tc, o.BatchSize)
+	if err != nil {
+		return trainStats{}, err
+	}
+	defer t.Close()
+	if err := buf.checkFinite(); err != nil {
+		return trainStats{}, fmt.Errorf("train: the replay buffer's %w", err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6c6561726e))
+	var st trainStats
+	for i := 0; i < steps; i++ {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		buf.FillTrain(&l.batch, rng)
+		s := t.Step(l.batch)
+		st.policy += s.Policy
+		st.value += s.Value
+		st.lr = s.LR
+		if bar != nil {
+			bar(i+1, steps)
+		}
+	}
+	if steps > 0 {
+		st.policy /= float64(steps)
+		st.value /= float64(steps)
+	}
+	ck := t.Checkpoint()
+	l.s.Optimizer, l.s.Step = ck.Optimizer, ck.Step
+	return st, nil
+}

@@ -1,0 +1,46 @@
+package alphazero
+
+import (
+	"math"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+)
+
+// policyOf returns the network's masked softmax policy on the batch's
+// observations, row-major rows×actions.
+func policyOf(net *nn.Net, b *Batch) []float32 {
+	rows := len(b.Value)
+	actions := net.Actions()
+	out := make([]float32, rows*actions)
+	if rows == 0 {
+		return out
+	}
+	pred := net.NewPredictor(rows)
+	logits, _ := pred.Predict(b.Obs, rows)
+	for i := 0; i < rows; i++ {
+		nn.MaskedSoftmax(out[i*actions:(i+1)*actions], logits[i*actions:(i+1)*actions], b.Mask[i], 1)
+	}
+	return out
+}
+
+// entropyKL returns the mean entropy of the policy after and the mean
+// KL(before ‖ after), in nats, over the rows.
+func entropyKL(before, after []float32, masks []env.Mask, actions int) (entropy, kl float64) {
+	rows := len(masks)
+	if rows == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for i := 0; i < rows; i++ {
+		for a := 0; a < actions; a++ {
+			p, q := float64(before[i*actions+a]), float64(after[i*actions+a])
+			if q > 0 {
+				entropy -= q * math.Log(q)
+			}
+			if p > 0 {
+				kl += p * math.Log(p/math.Max(q, 1e-12))
+			}
+		}
+	}
+	return entropy / float64(rows), kl / float64(rows)
+}

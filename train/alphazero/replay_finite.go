@@ -1,0 +1,45 @@
+package alphazero
+
+import (
+	"fmt"
+	"math"
+)
+
+// checkFinite returns an error naming the first row of b, with its game and
+// ply, that holds a NaN or ±Inf (in its observation, policy target, value
+// or root value), or nil. Such a row would train the network into NaN
+// weights while the mean losses still print as numbers. Only the rows added
+// since the last check that passed are read (all of them the first time).
+func (b *Buffer) checkFinite() error {
+	bad := func(v []float32) int {
+		for k, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return k
+			}
+		}
+		return -1
+	}
+	fresh := int(min(b.added-b.checked, int64(b.n)))
+	if b.checked == 0 {
+		fresh = b.n
+	}
+	for k := 0; k < fresh; k++ {
+		i := ((b.next-1-k)%b.window + b.window) % b.window
+		where := ""
+		var x float32
+		if k := bad(b.obs[i*b.dim : (i+1)*b.dim]); k >= 0 {
+			where, x = fmt.Sprintf("observation column %d", k), b.obs[i*b.dim+k]
+		} else if k := bad(b.policy[i*b.actions : (i+1)*b.actions]); k >= 0 {
+			where, x = fmt.Sprintf("policy target of action %d", k), b.policy[i*b.actions+k]
+		} else if bad(b.value[i:i+1]) >= 0 {
+			where, x = "value target", b.value[i]
+		} else if bad(b.root[i:i+1]) >= 0 {
+			where, x = "root value", b.root[i]
+		}
+		if where != "" {
+			return fmt.Errorf("row %d (game %d, ply %d): the %s is %g, not a finite number", i, b.game[i], b.ply[i], where, x)
+		}
+	}
+	b.checked = b.added
+	return nil
+}

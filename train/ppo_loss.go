@@ -1,9 +1,0 @@
-package train
-
-import "github.com/urim-rl/urim/nn"
-
-// ppoLoss returns PPO's loss, which nn declares and computes (nn.PPOLoss), with
-// the coefficients of the config.
-func ppoLoss(p PPO) nn.PPOLoss {
-	return nn.PPOLoss{Clip: p.Clip, ValueClip: p.ValueClip, EntropyCoef: p.EntropyCoef, ValueCoef: p.ValueCoef}
-}
