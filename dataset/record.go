@@ -166,3 +166,40 @@ func (r *Recorder) Finish(final *env.State) *Game {
 	r.started = false
 	return g
 }
+
+// Resigned is the end reason (Record.Reason) of a game one player resigned.
+const Resigned = "resigned"
+
+// Resign ends the game at final, where player resigner gave up, and returns
+// it as [Recorder.Finish] does. The record's reason is [Resigned], its winner
+// the other player, its stores the seeds captured by then (the seeds left on
+// the rows count for nobody) and its match points zero. Every row's outcome
+// is −1 for the resigner's moves and +1 for the other player's: the largest
+// loss and win under every reward kind.
+func (r *Recorder) Resign(final *env.State, resigner int) *Game {
+	if !r.started {
+		panic("dataset: Recorder.Resign before Start")
+	}
+	g := &r.game
+	rec := &g.Record
+	rec.Stores = [2]int{final.Store(0), final.Store(1)}
+	rec.Winner = 1 - resigner
+	rec.MatchPoints = [2]int{}
+	rec.Reason = Resigned
+	rec.Plies = len(rec.Moves)
+	rec.Positions = len(g.Ply)
+	g.Outcome = make([]float32, 0, len(r.movers))
+	for _, m := range r.movers {
+		g.Outcome = append(g.Outcome, resignedOutcome(int(m), rec.Winner))
+	}
+	r.started = false
+	return g
+}
+
+// resignedOutcome is the outcome of a resigned game for mover.
+func resignedOutcome(mover, winner int) float32 {
+	if mover == winner {
+		return 1
+	}
+	return -1
+}

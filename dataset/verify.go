@@ -183,6 +183,9 @@ func (d *Dataset) replayGame(sh *Shard, r *Record, row0 int, enc *env.Encoder, o
 	if row < end {
 		return inTensors(int(t.Ply[row]), ArrPly, "row %d: ply %d is not a move of the game (%d plies)", row, t.Ply[row], r.Plies)
 	}
+	if r.Reason == Resigned {
+		return checkResigned(t, r, &s, movers, row0, inRecord, inTensors)
+	}
 	if !s.Terminal() {
 		return inRecord(len(r.Moves), "moves", "the moves stop before the game ends")
 	}
@@ -201,6 +204,30 @@ func (d *Dataset) replayGame(sh *Shard, r *Record, row0 int, enc *env.Encoder, o
 		i := row0 + j
 		if want := rewards[mover]; math.Float32bits(t.Outcome[i]) != math.Float32bits(want) {
 			return inTensors(int(t.Ply[i]), ArrOutcome, "row %d: stored %g, replayed %g", i, t.Outcome[i], want)
+		}
+	}
+	return nil
+}
+
+// checkResigned checks the end of a resigned game, replayed to s: it
+// stopped before the game ended, with the stores of s, a winner, no match
+// points and outcomes of ±1.
+func checkResigned(t *Tensors, r *Record, s *env.State, movers []int, row0 int,
+	inRecord, inTensors func(ply int, field, format string, args ...any) error) error {
+	switch stores := [2]int{s.Store(0), s.Store(1)}; {
+	case s.Terminal():
+		return inRecord(len(r.Moves), "reason", "%s, but the game ended (%s)", Resigned, s.Reason())
+	case stores != r.Stores:
+		return inRecord(-1, "stores", "stored %v, replayed %v", r.Stores, stores)
+	case r.Winner != 0 && r.Winner != 1:
+		return inRecord(-1, "winner", "%d: a resigned game has a winner (0 or 1)", r.Winner)
+	case r.MatchPoints != [2]int{}:
+		return inRecord(-1, "match_points", "%v: a resigned game scores none", r.MatchPoints)
+	}
+	for j, mover := range movers {
+		i := row0 + j
+		if want := resignedOutcome(mover, r.Winner); math.Float32bits(t.Outcome[i]) != math.Float32bits(want) {
+			return inTensors(int(t.Ply[i]), ArrOutcome, "row %d: stored %g, want %g (resigned)", i, t.Outcome[i], want)
 		}
 	}
 	return nil

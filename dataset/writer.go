@@ -259,8 +259,7 @@ func (w *Writer) Flush() error {
 }
 
 func (w *Writer) writeShard() error {
-	k := len(w.m.Shards)
-	tname, gname := shardNames(k)
+	tname, gname := shardNames(nextShard(w.m.Shards))
 	// The records compress while the tensors do.
 	var tb, gb bytes.Buffer
 	recErr := make(chan error, 1)
