@@ -52,9 +52,15 @@ func nextShard(shards []ShardInfo) int {
 	if len(shards) == 0 {
 		return 0
 	}
-	name := strings.TrimSuffix(strings.TrimPrefix(shards[len(shards)-1].Tensors, "shard-"), ".npz")
-	if k, err := strconv.Atoi(name); err == nil && k >= len(shards)-1 {
-		return k + 1
+	return shardNumber(shards[len(shards)-1], len(shards)-1) + 1
+}
+
+// shardNumber returns the number in shard s's file name, or at (its index)
+// when the name holds none.
+func shardNumber(s ShardInfo, at int) int {
+	name := strings.TrimSuffix(strings.TrimPrefix(s.Tensors, "shard-"), ".npz")
+	if k, err := strconv.Atoi(name); err == nil && k >= at {
+		return k
 	}
-	return len(shards)
+	return at
 }

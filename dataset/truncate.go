@@ -70,7 +70,8 @@ func Truncate(dir string, firstID int64) (int, error) {
 	}
 	// The temporary files of the dropped shards, and of the shard after
 	// them that the writer may have been writing.
-	for k := keep; k <= keep+len(dropped); k++ {
+	first := shardNumber(dropped[0], keep)
+	for k := first; k <= first+len(dropped); k++ {
 		if _, err := removeStale(dir, k); err != nil {
 			return len(dropped), fmt.Errorf("dataset: %w", err)
 		}

@@ -177,7 +177,7 @@ func (w *Writer) resume(old *Manifest) error {
 			w.ids[r.ID] = true
 		}
 	}
-	removed, err := removeStale(w.dir, len(old.Shards))
+	removed, err := removeStale(w.dir, nextShard(old.Shards))
 	if err != nil {
 		return fmt.Errorf("dataset: resume: %w", err)
 	}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -52,11 +53,11 @@ type Iteration struct {
 	Summary string
 	// Meta is stored in the iteration's checkpoint metadata.
 	Meta map[string]string
-	// Replay names a file of the run directory holding the algorithm's
-	// data after the iteration (alphazero: the replay window), "" for
-	// none; state.json records it, and the previous one is removed once
-	// the iteration is committed.
-	Replay string
+	// Data is the algorithm's own record of the iteration, committed in
+	// state.json with it (as JSON; nil for none): what a resumed session
+	// needs beyond the checkpoint. Alphazero records the shards of its
+	// replay window.
+	Data any
 }
 
 // Factory makes an algorithm for a session that is set up: a new run (at
@@ -97,6 +98,18 @@ func factoryOf(name string) (Factory, bool) {
 	defer regMu.RUnlock()
 	f, ok := registry[name]
 	return f, ok
+}
+
+// marshalData encodes an iteration's Data for state.json.
+func marshalData(d any) (json.RawMessage, error) {
+	if d == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("train: the algorithm's state: %w", err)
+	}
+	return b, nil
 }
 
 // checkAlgorithm reports an algorithm name that is not registered.

@@ -141,13 +141,23 @@ type Resign struct {
 	NeverShare float64 `yaml:"never_share"`
 }
 
-// Replay is the replay buffer.
+// Replay is the replay window: the most recent positions trained on, kept
+// as dataset shards (the run's own self-play in replay/ of the run
+// directory; docs/config.md).
 type Replay struct {
 	// Window is the number of most recent positions kept for training.
 	Window int `yaml:"window"`
 	// MinPositions is the number of positions needed before training
 	// starts (self-play continues until then).
 	MinPositions int `yaml:"min_positions"`
+	// Datasets are dataset directories (urim selfplay's output, another
+	// run's dataset.dir or replay/) whose positions with a policy target
+	// start the window of a new run, in order, before its own self-play:
+	// a run trains on them from its first iteration, and they age out of
+	// the window as self-play adds positions. They must be for the run's
+	// rules, encoding and reward. A relative path is relative to the
+	// current directory.
+	Datasets []string `yaml:"datasets"`
 }
 
 // Optimizer sets the training steps.

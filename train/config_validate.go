@@ -101,6 +101,7 @@ func (c *Config) Validate() error {
 		c.checkResign(),
 		intRange("replay.window", c.Replay.Window, 1, maxWindow),
 		intRange("replay.min_positions", c.Replay.MinPositions, 0, c.Replay.Window),
+		c.checkReplayDatasets(),
 		floatRange("optimizer.lr", c.Optimizer.LR, 0, 10, true, false),
 		oneOf("optimizer.schedule", c.Optimizer.Schedule, schedules),
 		floatRange("optimizer.lr_min", c.Optimizer.LRMin, 0, c.Optimizer.LR, false, false),
@@ -242,6 +243,21 @@ func (c *Config) checkStop() error {
 	}
 	if c.Stop.Iterations == 0 && c.Stop.Time == 0 {
 		return bad("stop", "no limit: set stop.iterations or stop.time (or both)")
+	}
+	return nil
+}
+
+func (c *Config) checkReplayDatasets() error {
+	for i, dir := range c.Replay.Datasets {
+		key := fmt.Sprintf("replay.datasets[%d]", i)
+		switch {
+		case strings.TrimSpace(dir) == "":
+			return bad(key, "empty: name a dataset directory")
+		case filepath.Clean(dir) == filepath.Clean(c.Output):
+			return bad(key, "%q is the run directory; name a dataset directory", dir)
+		case c.Dataset.Dir != "" && filepath.Clean(dir) == filepath.Clean(c.Dataset.Dir):
+			return bad(key, "%q is this run's dataset.dir, which it writes", dir)
+		}
 	}
 	return nil
 }

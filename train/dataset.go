@@ -137,6 +137,16 @@ func (l *GameLog) Finish(id int64, final *env.State, keep bool) {
 	l.free = append(l.free, r)
 }
 
+// Keep adds a game that a loop recorded itself (with its own
+// dataset.Recorder), to be written at the next Commit or Flush; the log
+// keeps a reference to its arrays.
+func (l *GameLog) Keep(g *dataset.Game) {
+	if l == nil {
+		return
+	}
+	l.done = append(l.done, *g)
+}
+
 // FinishAs ends the game recorded under key at final and keeps it as game
 // id, played by specs: for a loop that numbers its games as they end
 // (PPO's).

@@ -303,16 +303,16 @@ func (s *Session) iteration(ctx context.Context, it int) error {
 	}
 	s.metrics.Rows = append(s.metrics.Rows, row)
 	s.metrics.Header = s.header()
-	prevReplay := s.State.Replay
+	data, err := marshalData(res.Data)
+	if err != nil {
+		return err
+	}
 	st := State{Iteration: it, ElapsedS: elapsed, Games: s.State.Games + int64(res.Games),
-		Positions: s.State.Positions + int64(res.Positions), Best: best, BestElo: bestElo, Replay: res.Replay}
+		Positions: s.State.Positions + int64(res.Positions), Best: best, BestElo: bestElo, Data: data}
 	if err := writeState(s.Dir, st); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	s.State = st
-	if prevReplay != "" && prevReplay != res.Replay {
-		_ = os.Remove(filepath.Join(s.Dir, prevReplay))
-	}
 	if err := s.alg.Committed(it); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ import (
 //	metrics.csv           one row per completed iteration
 //	losses.png, elo.png, speed.png
 //	checkpoints/iter-NNNN.ckpt, latest.ckpt, best.ckpt
-//	replay-NNNN.bin       alphazero's replay window after iteration NNNN
+//	replay/               alphazero's replay window: a dataset of its self-play
 //	selfplay/games.jsonl  a sample of self-play games (evaluator store form)
 //	eval/games.jsonl      every evaluation game
 //
@@ -53,9 +53,9 @@ type State struct {
 	Best int `json:"best"`
 	// BestElo is the Elo of the best network when it was evaluated.
 	BestElo *float64 `json:"best_elo,omitempty"`
-	// Replay names the algorithm's data file of Iteration ([Iteration.Replay]:
-	// alphazero's replay window; "" for none).
-	Replay string `json:"replay"`
+	// Data is the algorithm's own record of Iteration ([Iteration.Data]:
+	// alphazero's replay window, the shards it holds), committed with it.
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 // maxStateFile bounds state.json (a few hundred bytes).
@@ -113,13 +113,12 @@ func copyFile(dst, src string) error {
 }
 
 var (
-	iterFile   = regexp.MustCompile(`^iter-(\d+)\.ckpt$`)
-	replayFile = regexp.MustCompile(`^replay-(\d+)\.bin$`)
+	iterFile = regexp.MustCompile(`^iter-(\d+)\.ckpt$`)
 )
 
 // cleanRun removes what an interrupted iteration left behind: checkpoints
-// and replay buffers newer than st, older replay buffers than st's, and
-// temporary files of the run's own atomic writes (see ownTemp).
+// newer than st and temporary files of the run's own atomic writes (see
+// ownTemp). (An algorithm cleans its own files.)
 func cleanRun(dir string, st State) error {
 	remove := func(sub string, keep func(name string) bool) error {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
@@ -148,12 +147,6 @@ func cleanRun(dir string, st State) error {
 		return err
 	}
 	return remove(".", func(name string) bool {
-		if ownTemp(".", name) {
-			return false
-		}
-		if replayFile.MatchString(name) {
-			return name == st.Replay
-		}
-		return true
+		return !ownTemp(".", name)
 	})
 }

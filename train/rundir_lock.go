@@ -91,7 +91,7 @@ func ownTemp(sub, name string) bool {
 	case configFile, stateFile, metricsFile, versionFile:
 		return true
 	}
-	return replayFile.MatchString(target) || strings.HasSuffix(target, ".png")
+	return strings.HasSuffix(target, ".png")
 }
 
 // readRunConfig reads the run's config.yaml, a config file like any other

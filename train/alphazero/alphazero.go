@@ -28,28 +28,21 @@ type algorithm struct {
 	s     *train.Session
 	cfg   *train.Config
 	learn *learner
-	buf   *Buffer
+	win   *window
 }
 
-// New returns the algorithm of session s: the replay window of its last
-// committed iteration (empty for a new run).
+// New returns the algorithm of session s, with the replay window of its
+// last committed iteration (for a new run, replay.datasets').
 func New(s *train.Session) (train.Algorithm, error) {
-	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s)}
-	dim, actions := s.Encoder.Dim(), s.Game.PitsPerRow()
-	if name := s.State.Replay; name != "" {
-		buf, err := LoadBuffer(filepath.Join(s.Dir, name))
-		if err != nil {
-			return nil, fmt.Errorf("train: resume: %w", err)
-		}
-		if buf.dim != dim || buf.actions != actions {
-			return nil, fmt.Errorf("train: resume: replay buffer %s has %d×%d columns, want %d×%d", name, buf.dim, buf.actions, dim, actions)
-		}
-		a.buf = buf.Resize(a.cfg.Replay.Window)
-		fmt.Fprintf(s.Log, "train: %s in the replay buffer\n", progress.Count(a.buf.Len(), "positions"))
-	} else {
-		a.buf = NewBuffer(dim, actions, a.cfg.Replay.Window)
+	win, err := openWindow(s)
+	if err != nil {
+		return nil, err
 	}
-	return a, nil
+	if win.buf.Len() > 0 {
+		fmt.Fprintf(s.Log, "train: %s in the replay window, from %s\n", progress.Count(win.buf.Len(), "positions"),
+			progress.Count(len(win.shards), "shards"))
+	}
+	return &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win}, nil
 }
 
 // Columns are the metrics.csv columns of an AlphaZero run.
@@ -73,8 +66,15 @@ func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	}}
 }
 
-func (a *algorithm) Committed(int) error { return nil }
-func (a *algorithm) Close()              {}
+// Committed drops from replay/ the shards that left the window.
+func (a *algorithm) Committed(int) error { return a.win.prune(a.s.State.Games) }
+
+// Close marks replay/ complete until a resume reopens it.
+func (a *algorithm) Close() {
+	if err := a.win.close(); err != nil {
+		fmt.Fprintf(a.s.Log, "train: %v\n", err)
+	}
+}
 
 // Iterate plays iteration it's self-play, trains on the window and saves
 // the window and the sample games.
@@ -90,27 +90,31 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	}
 	bar := s.Progress(fmt.Sprintf("iter %d self-play", it), "games")
 	t0 := time.Now()
-	sp, err := selfPlay(ctx, cfg, s.Game, s.Encoder, s.Reward, ls, a.buf, s.Data, it, s.State.Games, bar)
+	sp, err := selfPlay(ctx, cfg, s.Game, s.Encoding, s.Reward, ls, a.win, s.Data, it, s.State.Games, bar)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.Data.Commit(); err != nil {
 		return nil, err
 	}
+	if _, err := a.win.add(); err != nil {
+		return nil, err
+	}
+	buf := a.win.buf
 	m.selfPlayS = time.Since(t0).Seconds()
 	m.games, m.positions, m.resigned, m.falseResign = sp.games, sp.positions, sp.resigned, sp.falseResign
 	m.meanPlies = float64(sp.plies) / float64(max(sp.games, 1))
 	m.positionsPerS = float64(sp.positions) / math.Max(m.selfPlayS, 1e-9)
-	m.buffer = a.buf.Len()
+	m.buffer = buf.Len()
 
 	// Training.
-	if a.buf.Len() >= cfg.Replay.MinPositions && sp.positions > 0 {
+	if buf.Len() >= cfg.Replay.MinPositions && sp.positions > 0 {
 		steps := int(math.Ceil(float64(sp.positions) * cfg.Optimizer.SamplesPerPosition / float64(cfg.Optimizer.BatchSize)))
-		probe := a.buf.Newest(min(sp.positions, 512))
+		probe := buf.Newest(min(sp.positions, 512))
 		before := policyOf(s.Net, probe)
 		bar := s.Progress(fmt.Sprintf("iter %d training", it), "steps")
 		t1 := time.Now()
-		ts, err := a.learn.train(ctx, a.buf, steps, s.Seed(0x747261696e, uint64(it)), s.LR(it), bar)
+		ts, err := a.learn.train(ctx, buf, steps, s.Seed(0x747261696e, uint64(it)), s.LR(it), bar)
 		if err != nil {
 			return nil, err
 		}
@@ -124,21 +128,15 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		m.entropy, m.kl = entropyKL(before, after, probe.Mask, s.Game.PitsPerRow())
 	}
 
-	// The window and the sample games.
-	replay := replayName(it)
-	if err := a.buf.Save(filepath.Join(s.Dir, replay)); err != nil {
-		return nil, err
-	}
+	// The sample games.
 	if len(sp.records) > 0 {
 		if err := saveRecords(filepath.Join(s.Dir, "selfplay", "games.jsonl"), sp.records); err != nil {
 			return nil, err
 		}
 	}
 	return &train.Iteration{Games: sp.games, Positions: sp.positions, Cells: m.cells(), Summary: m.summary(),
-		Replay: replay}, nil
+		Data: a.win.state()}, nil
 }
-
-func replayName(it int) string { return fmt.Sprintf("replay-%04d.bin", it) }
 
 // saveRecords adds self-play games to the store at path.
 func saveRecords(path string, recs []evaluate.Record) error {

@@ -26,8 +26,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, enc := s.Game, s.Encoder
-	buf := NewBuffer(enc.Dim(), g.PitsPerRow(), cfg.Replay.Window)
+	g := s.Game
 	positions := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -35,7 +34,8 @@ func BenchmarkSelfPlay(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, ls, buf, nil, i+1, 0, nil)
+		win := memoryWindow(s.Encoder.Dim(), g.PitsPerRow(), cfg.Replay.Window)
+		st, err := selfPlay(context.Background(), &cfg, g, s.Encoding, env.RewardMatchPoints, ls, win, nil, i+1, 0, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,22 +1,16 @@
 package alphazero
 
 import (
-	"bufio"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 
+	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/internal/atomicfile"
-	"github.com/urim-rl/urim/internal/inputfile"
 	"github.com/urim-rl/urim/nn"
 )
 
-// Buffer is the replay buffer: a ring of the most recent positions searched
-// in self-play, each with its training targets. Its arrays are allocated
+// Buffer is the replay window in memory: a ring of the most recent
+// positions searched in self-play, each with its training targets, drawn
+// from the window's dataset shards (window.go). Its arrays are allocated
 // once, at full size; adding and sampling allocate nothing.
 type Buffer struct {
 	dim, actions, window int
@@ -93,7 +87,7 @@ func (b *Buffer) Fill(dst *Batch, rng *rand.Rand) {
 		panic("train: sampling an empty replay buffer")
 	}
 	for k := range dst.Value {
-		i := rng.IntN(b.n)
+		i := b.row(rng.IntN(b.n))
 		copy(dst.Obs[k*b.dim:(k+1)*b.dim], b.obs[i*b.dim:(i+1)*b.dim])
 		copy(dst.Policy[k*b.actions:(k+1)*b.actions], b.policy[i*b.actions:(i+1)*b.actions])
 		dst.Value[k], dst.Mask[k] = b.value[i], b.mask[i]
@@ -114,100 +108,34 @@ func (b *Buffer) Newest(n int) *Batch {
 	return dst
 }
 
-// replayMagic starts a saved buffer; the version follows it.
-const (
-	replayMagic   = "URIMRPLY"
-	replayVersion = 1
-)
-
-// Save writes the buffer to path atomically (temporary file, fsync,
-// rename): a crash leaves the old file or the new one.
-func (b *Buffer) Save(path string) error {
-	err := atomicfile.WriteMkdir(path, func(w io.Writer) error {
-		le := binary.LittleEndian
-		head := []int64{replayVersion, int64(b.dim), int64(b.actions), int64(b.window), int64(b.n), int64(b.next), b.added}
-		if _, err := io.WriteString(w, replayMagic); err != nil {
-			return err
+// addRows appends the rows of t that have a policy target, in order: the
+// search's visit distribution as the policy, the outcome as the value
+// target, the search value as the root value. It returns how many.
+func (b *Buffer) addRows(t *dataset.Tensors) int {
+	n := 0
+	var smp Sample
+	for i := 0; i < t.N; i++ {
+		if !t.HasPolicy[i] {
+			continue
 		}
-		for _, x := range []any{head, b.obs, b.policy, b.value, b.root, b.mask, b.ply, b.game} {
-			if err := binary.Write(w, le, x); err != nil {
-				return err
+		var m env.Mask
+		for a, ok := range t.Mask[i*t.Actions : (i+1)*t.Actions] {
+			if ok {
+				m |= 1 << a
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("train: saving replay buffer: %w", err)
+		smp = Sample{Obs: t.Obs[i*t.Dim : (i+1)*t.Dim], Policy: t.Policy[i*t.Actions : (i+1)*t.Actions], Mask: m,
+			Value: t.Outcome[i], Root: t.Value[i], Ply: int(t.Ply[i]), Game: t.GameID[i]}
+		b.Add(&smp)
+		n++
 	}
-	return nil
+	return n
 }
 
-// LoadBuffer reads a buffer written by [Buffer.Save]. window, when not 0,
-// must match the saved one.
-func LoadBuffer(path string) (*Buffer, error) {
-	f, err := inputfile.Open(path, math.MaxInt64, "a replay buffer")
-	if err != nil {
-		return nil, fmt.Errorf("train: replay buffer: %w", err)
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("train: replay buffer %s: %s", path, fmt.Sprintf(format, args...))
-	}
-	magic := make([]byte, len(replayMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != replayMagic {
-		return nil, fail("not a replay buffer file")
-	}
-	head := make([]int64, 7)
-	if err := binary.Read(r, binary.LittleEndian, head); err != nil {
-		return nil, fail("truncated header")
-	}
-	if head[0] != replayVersion {
-		return nil, fail("version %d, want %d", head[0], replayVersion)
-	}
-	dim, actions, window, n, next := head[1], head[2], head[3], head[4], head[5]
-	if dim < 1 || dim > 1<<16 || actions < 1 || actions > env.MaxActions || window < 1 || window > 1<<26 ||
-		n < 0 || n > window || next < 0 || next >= window || head[6] < n {
-		return nil, fail("bad header %v", head)
-	}
-	// The header's sizes must be the file's before they are allocated.
-	row := 4*(dim+actions+2) + int64(binary.Size(env.Mask(0))) + 4 + 8
-	if want := int64(len(replayMagic)) + 8*7 + window*row; want != f.Size() {
-		return nil, fail("%d bytes, its header (window %d, %d×%d columns) makes %d", f.Size(), window, dim, actions, want)
-	}
-	b := NewBuffer(int(dim), int(actions), int(window))
-	b.n, b.next, b.added = int(n), int(next), head[6]
-	for _, x := range []any{b.obs, b.policy, b.value, b.root, b.mask, b.ply, b.game} {
-		if err := binary.Read(r, binary.LittleEndian, x); err != nil {
-			return nil, fail("truncated data: %v", err)
-		}
-	}
-	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
-		return nil, fail("trailing bytes")
-	}
-	if err := b.checkFinite(); err != nil {
-		return nil, fail("%v", err)
-	}
-	return b, nil
-}
-
-// Resize returns a buffer with the given window holding the newest rows of b
-// (all of them if they fit).
-func (b *Buffer) Resize(window int) *Buffer {
-	if window == b.window {
-		return b
-	}
-	out := NewBuffer(b.dim, b.actions, window)
-	keep := min(b.n, window)
-	start := ((b.next-keep)%b.window + b.window) % b.window
-	for k := 0; k < keep; k++ {
-		i := (start + k) % b.window
-		out.Add(&Sample{Obs: b.obs[i*b.dim : (i+1)*b.dim], Policy: b.policy[i*b.actions : (i+1)*b.actions],
-			Value: b.value[i], Root: b.root[i], Mask: b.mask[i], Ply: int(b.ply[i]), Game: b.game[i]})
-	}
-	out.added = b.added
-	return out
-}
+// row returns the ring index of the k-th oldest row held: sampling by age
+// rather than by ring slot makes the draws depend only on the rows held and
+// their order, so a window rebuilt from its shards samples as the original.
+func (b *Buffer) row(k int) int { return (b.next - b.n + k + b.window) % b.window }
 
 // FillTrain draws b.N rows uniformly, with replacement, into a training
 // batch of the nn package (masks as 0/1 columns). It panics on an empty
@@ -217,7 +145,7 @@ func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 		panic("train: sampling an empty replay buffer")
 	}
 	for k := 0; k < dst.N; k++ {
-		i := rng.IntN(b.n)
+		i := b.row(rng.IntN(b.n))
 		copy(dst.Obs[k*b.dim:(k+1)*b.dim], b.obs[i*b.dim:(i+1)*b.dim])
 		copy(dst.Policy[k*b.actions:(k+1)*b.actions], b.policy[i*b.actions:(i+1)*b.actions])
 		dst.Value[k] = b.value[i]

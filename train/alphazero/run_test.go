@@ -3,6 +3,7 @@ package alphazero
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"github.com/urim-rl/urim/train"
 	"github.com/urim-rl/urim/train/internal/traintest"
@@ -39,13 +40,10 @@ func TestTinyRunWritesEveryOutput(t *testing.T) {
 	}
 	for _, f := range []string{"config.yaml", "version.txt", "state.json", "metrics.csv", "losses.png", "elo.png", "speed.png",
 		"checkpoints/iter-0000.ckpt", "checkpoints/iter-0001.ckpt", "checkpoints/iter-0002.ckpt",
-		"checkpoints/latest.ckpt", "checkpoints/best.ckpt", "replay-0002.bin", "selfplay/games.jsonl", "eval/games.jsonl"} {
+		"checkpoints/latest.ckpt", "checkpoints/best.ckpt", "replay/manifest.json", "replay/shard-00000.npz", "selfplay/games.jsonl", "eval/games.jsonl"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: missing or empty (%v)", f, err)
 		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "replay-0001.bin")); err == nil {
-		t.Errorf("the replay buffer of iteration 1 was kept after iteration 2 committed")
 	}
 	tab, err := train.ReadMetrics(filepath.Join(dir, "metrics.csv"))
 	if err != nil {
@@ -85,12 +83,20 @@ func TestTinyRunWritesEveryOutput(t *testing.T) {
 	if store.Len() == 0 {
 		t.Errorf("no self-play games sampled")
 	}
-	buf, err := LoadBuffer(filepath.Join(dir, "replay-0002.bin"))
-	if err != nil {
+	// The replay window is a valid dataset; state.json lists its shards,
+	// which hold every position played (the window is larger).
+	traintest.DatasetShards(t, filepath.Join(dir, "replay"))
+	st := traintest.ReadState(t, dir)
+	var win windowState
+	if err := json.Unmarshal(st.Data, &win); err != nil {
 		t.Fatal(err)
 	}
-	if st := traintest.ReadState(t, dir); int64(buf.Len()) != st.Positions || st.Iteration != 2 {
-		t.Errorf("buffer holds %d positions, state %+v", buf.Len(), st)
+	rows := 0
+	for _, sh := range win.Window {
+		rows += sh.Rows
+	}
+	if int64(rows) != st.Positions || len(win.Window) != 2 || st.Iteration != 2 {
+		t.Errorf("the window lists %d shards of %d positions, state %+v", len(win.Window), rows, st)
 	}
 	if !strings.Contains(log.String(), "iter 2:") {
 		t.Errorf("no summary line for iteration 2 in the log:\n%s", log.String())
@@ -170,8 +176,9 @@ func TestInterruptedCheckpointWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Half of a newer checkpoint, as nn.Save names its temporary file, and
-	// half a replay buffer.
-	debris := []string{filepath.Join(dir, "checkpoints", ".iter-0002.ckpt.tmp123"), filepath.Join(dir, ".replay-0002.bin.tmp456")}
+	// half a state.json and a shard.
+	debris := []string{filepath.Join(dir, "checkpoints", ".iter-0002.ckpt.tmp123"), filepath.Join(dir, ".state.json.tmp456"),
+		filepath.Join(dir, "replay", ".tmp-shard-00001.npz-1")} // the replay window's in-flight shard
 	for _, d := range debris {
 		if err := os.WriteFile(d, good[:len(good)/2], 0o644); err != nil {
 			t.Fatal(err)

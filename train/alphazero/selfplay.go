@@ -36,26 +36,20 @@ type slot struct {
 	neverResign bool
 	low         [2]int  // consecutive searched moves below the threshold, per player
 	would       [2]bool // a never-resign game's player would have resigned
-	// Positions searched so far, awaiting the outcome.
-	obs    []float32
-	policy []float32
-	root   []float32
-	mover  []int8
-	ply    []int32
-	mask   []env.Mask
+	// rec records the game: a row for every fully searched move.
+	rec *dataset.Recorder
 }
 
-// selfPlay plays one iteration's games with the lock-step search and adds
-// every fully searched position to buf, and to log (nil: none). Game ids
-// continue from firstGame. progress, if set, is called after each finished
-// game.
-func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc *env.Encoder, reward env.RewardKind,
-	ls searcher, buf *Buffer, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
+// selfPlay plays one iteration's games with the lock-step search and keeps
+// every game, with a row for each fully searched position, in the window
+// (which adds them at the end of the iteration), and the games that were
+// not resigned in log (nil: none). Game ids continue from firstGame.
+// progress, if set, is called after each finished game.
+func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encoding, reward env.RewardKind,
+	ls searcher, win *window, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
 	sp := cfg.SelfPlay
 	n := sp.GamesPerIteration
 	rng := rand.New(rand.NewPCG(train.Derive(cfg.Seed, 0x73656c66, uint64(it)), 1))
-	actions := g.PitsPerRow()
-	dim := enc.Dim()
 	slots := make([]slot, min(sp.ParallelGames, n))
 	jobs := make([]agents.LockstepJob, len(slots))
 	out := make([]agents.RootSearch, len(slots))
@@ -75,34 +69,32 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc *env.Enco
 		sl.moves = append(sl.moves[:0], sl.opening...)
 		sl.neverResign = rng.Float64() < sp.Resign.NeverShare
 		sl.low, sl.would = [2]int{}, [2]bool{}
-		sl.obs, sl.policy, sl.root = sl.obs[:0], sl.policy[:0], sl.root[:0]
-		sl.mover, sl.ply, sl.mask = sl.mover[:0], sl.ply[:0], sl.mask[:0]
 		if sl.neverResign {
 			st.neverResign++
 		}
-		log.Start(firstGame+int64(sl.id), seed, [2]string{spec, spec}, sl.opening)
+		if sl.rec == nil {
+			sl.rec = dataset.NewRecorder(g, enc, reward)
+		}
+		sl.rec.Start(firstGame+int64(sl.id), seed, [2]string{spec, spec}, sl.opening)
 	}
 	finish := func(sl *slot, resigner int) {
-		var outcome [2]float32
+		var game *dataset.Game
 		if resigner >= 0 {
-			outcome[resigner], outcome[1-resigner] = -1, 1
+			game = sl.rec.Resign(&sl.state, resigner)
 			st.resigned++
 		} else {
-			outcome = sl.state.Rewards(reward)
+			game = sl.rec.Finish(&sl.state)
+			outcome := sl.state.Rewards(reward)
 			for p := 0; p < 2; p++ {
 				if sl.would[p] && outcome[p] >= 0 {
 					st.falseResign++
 				}
 			}
+			log.Keep(game)
 		}
-		for k := range sl.mover {
-			buf.Add(&Sample{Obs: sl.obs[k*dim : (k+1)*dim], Policy: sl.policy[k*actions : (k+1)*actions],
-				Mask: sl.mask[k], Value: outcome[sl.mover[k]], Root: sl.root[k], Ply: int(sl.ply[k]),
-				Game: firstGame + int64(sl.id)})
-		}
-		log.Finish(firstGame+int64(sl.id), &sl.state, resigner < 0)
+		win.keep(game)
 		st.games++
-		st.positions += len(sl.mover)
+		st.positions += game.Record.Positions
 		st.plies += len(sl.moves)
 		if resigner < 0 && sl.id < sp.SampleGames {
 			s := &sl.state
@@ -164,16 +156,6 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc *env.Enco
 			s := &sl.state
 			mover := s.ToMove()
 			if jobs[i].Full {
-				k := len(sl.mover)
-				for range dim {
-					sl.obs = append(sl.obs, 0)
-				}
-				enc.Encode(sl.obs[k*dim:], s)
-				sl.policy = append(sl.policy, r.Policy[:actions]...)
-				sl.root = append(sl.root, r.Value)
-				sl.mover = append(sl.mover, int8(mover))
-				sl.ply = append(sl.ply, int32(s.Ply()))
-				sl.mask = append(sl.mask, s.Legal())
 				if th := sp.Resign.Threshold; th != 0 {
 					if float64(r.Value) < th {
 						sl.low[mover]++
@@ -195,9 +177,9 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc *env.Enco
 			}
 			a := ls.Choose(r, temp)
 			if jobs[i].Full {
-				log.Add(firstGame+int64(sl.id), s, a, &dataset.Search{Policy: r.Policy, Value: r.Value})
+				sl.rec.Add(s, a, &dataset.Search{Policy: r.Policy, Value: r.Value})
 			} else {
-				log.Skip(firstGame+int64(sl.id), s, a)
+				sl.rec.Skip(s, a)
 			}
 			s.Play(a)
 			sl.moves = append(sl.moves, a)

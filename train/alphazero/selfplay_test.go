@@ -46,13 +46,15 @@ func playFake(t *testing.T, sets ...string) (*selfPlayStats, *Buffer, *env.Game)
 		t.Fatal(err)
 	}
 	g := env.MustGame(env.Urim4)
-	enc := env.NewEncoder(g, env.EncodingCompact)
-	buf := NewBuffer(enc.Dim(), g.PitsPerRow(), 10000)
-	st, err := selfPlay(context.Background(), &cfg, g, enc, env.RewardMatchPoints, &fakeSearch{}, buf, nil, 1, 0, nil)
+	win := memoryWindow(env.EncodingCompact.Dim(g), g.PitsPerRow(), 10000)
+	st, err := selfPlay(context.Background(), &cfg, g, env.EncodingCompact, env.RewardMatchPoints, &fakeSearch{}, win, nil, 1, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, buf, g
+	if n, err := win.add(); err != nil || n != st.positions {
+		t.Fatalf("window: %d positions (%v), self-play reported %d", n, err, st.positions)
+	}
+	return st, win.buf, g
 }
 
 func TestSelfPlayResigns(t *testing.T) {
@@ -60,10 +62,11 @@ func TestSelfPlayResigns(t *testing.T) {
 	if st.games != 6 || st.resigned != 6 {
 		t.Fatalf("%d games, %d resigned: want every game resigned by North", st.games, st.resigned)
 	}
-	// North resigns at its second searched move: plies 0 to 3 are searched,
-	// South's at 0 and 2 (won, +1), North's at 1 and 3 (lost, -1).
-	if st.positions != 6*4 || buf.Len() != 24 {
-		t.Fatalf("%d positions, buffer %d, want 24", st.positions, buf.Len())
+	// North resigns at its second searched move, at ply 3: plies 0 to 2
+	// are rows (the position resigned in has no move, so no row), South's
+	// at 0 and 2 (won, +1), North's at 1 (lost, -1).
+	if st.positions != 6*3 || buf.Len() != 18 {
+		t.Fatalf("%d positions, buffer %d, want 18", st.positions, buf.Len())
 	}
 	for i := 0; i < buf.Len(); i++ {
 		want := float32(1)
