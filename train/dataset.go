@@ -15,8 +15,9 @@ import (
 
 // GameLog writes a training loop's self-play into a dataset directory (the
 // config key dataset.dir), in the format of urim selfplay, so that a run
-// doubles as a dataset. A loop reports each game as it goes ([GameLog.Start], Add or
-// Skip for every move, Finish) under the game's run-wide id, and calls
+// doubles as a dataset. A loop reports each game as it goes ([GameLog.Start],
+// Add or Skip for every move, FinishAs) under a key, or hands over a game it
+// recorded itself ([GameLog.Keep]), and calls
 // Commit once its iteration's games are all played: the finished games are
 // then written in the order of their ids and the shard closed, so shards
 // never mix iterations. Resuming cuts the dataset back to the run's last
@@ -119,22 +120,6 @@ func (l *GameLog) Skip(id int64, s *env.State, action int) {
 		return
 	}
 	l.live[id].Skip(s, action)
-}
-
-// Finish ends game id at final; keep false drops it (a resigned game,
-// whose result the rules engine cannot replay).
-func (l *GameLog) Finish(id int64, final *env.State, keep bool) {
-	if l == nil {
-		return
-	}
-	r := l.live[id]
-	delete(l.live, id)
-	if keep {
-		// The Game's arrays stay valid after the recorder's next Start,
-		// which allocates new ones.
-		l.done = append(l.done, *r.Finish(final))
-	}
-	l.free = append(l.free, r)
 }
 
 // Keep adds a game that a loop recorded itself (with its own

@@ -1,10 +1,12 @@
 // Package alphazero is the AlphaZero algorithm of package train: each
 // iteration plays self-play games with the lock-step PUCT search of
-// agents.Lockstep, keeps every fully searched position in the replay window
-// (a [Buffer]) with its visit distribution, root value and the game's final
-// reward for the mover, and trains the network on batches drawn from the
-// window. It registers itself as algorithm "alphazero"; the run core
-// (package train) does the rest.
+// agents.Lockstep, adds every fully searched position, with its visit
+// distribution, root value and the game's final reward for the mover, to
+// the replay window, and trains the network on batches drawn from the
+// window. The window is dataset shards (the run's own self-play in replay/
+// of the run directory, and those of replay.datasets), listed in
+// state.json and held in memory in a ring ([Buffer]). It registers itself
+// as algorithm "alphazero"; the run core (package train) does the rest.
 package alphazero
 
 import (
