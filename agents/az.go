@@ -73,7 +73,7 @@ func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) 
 	if err := checkTable(cfg.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("az: %w", err)
 	}
-	cfg.PUCT = true
+	cfg.Rule = PUCT
 	batch := max(cfg.Batch, 1)
 	cfg.NewEvaluator = func(uint64) Evaluator { return NewNetEvaluator(net, batch) }
 	m, err := NewMCTS(cfg, seed)

@@ -54,7 +54,7 @@ func (n *linearNet) Predict(obs []float32, batch int) (logits, values []float32)
 // linearMCTS returns a PUCT search on linear networks, batched by batch.
 func linearMCTS(t testing.TB, g *env.Game, sims, batch, threads int, seed uint64) *MCTS {
 	t.Helper()
-	cfg := MCTSConfig{Sims: sims, C: 1.5, PUCT: true, Batch: batch, Threads: threads,
+	cfg := MCTSConfig{Sims: sims, C: 1.5, Rule: PUCT, Batch: batch, Threads: threads,
 		NewEvaluator: func(uint64) Evaluator {
 			return newNetEvaluator(newLinearNet(g, env.EncodingCompact, max(batch, 1), 7), g, env.EncodingCompact, g.PitsPerRow(), max(batch, 1))
 		}}

@@ -213,7 +213,7 @@ func newLockstep(pred nn.Inference, g *env.Game, enc env.Encoding, actions int, 
 		slots: make([]lockSlot, cfg.Games),
 		games: gameCheck{net: g, what: "the lock-step search's network"},
 	}
-	tc := MCTSConfig{C: cfg.C, PUCT: true, Reward: cfg.Reward, Batch: cfg.Leaves, Table: cfg.Table,
+	tc := MCTSConfig{C: cfg.C, Rule: PUCT, Reward: cfg.Reward, Batch: cfg.Leaves, Table: cfg.Table,
 		NewEvaluator: func(uint64) Evaluator { return l.eval }}
 	for i := range cfg.Games {
 		l.trees = append(l.trees, newTree(&tc, splitSeed(seed, 100+i)))

@@ -93,7 +93,7 @@ func TestAZWithAFlatNetworkIsPlainPUCT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	puct, err := agents.NewMCTS(agents.MCTSConfig{Sims: 150, C: 1.5, PUCT: true,
+	puct, err := agents.NewMCTS(agents.MCTSConfig{Sims: 150, C: 1.5, Rule: agents.PUCT,
 		NewEvaluator: func(uint64) agents.Evaluator { return uniformEvaluator{} }}, 4)
 	if err != nil {
 		t.Fatal(err)

@@ -74,7 +74,7 @@ func ExampleEvaluator() {
 	g := env.MustGame(env.Urim)
 	s, _ := g.ParsePosition("0,0,1,0,0,2/1,2,1,9,9,9 0-2 S 10")
 	m, _ := agents.NewMCTS(agents.MCTSConfig{
-		Sims: 400, C: 1.5, PUCT: true,
+		Sims: 400, C: 1.5, Rule: agents.PUCT,
 		NewEvaluator: func(seed uint64) agents.Evaluator { return storeDiff{} },
 	}, 1)
 	move, _ := m.Act(&s)

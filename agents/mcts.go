@@ -73,14 +73,14 @@ type MCTSConfig struct {
 	Threads int
 	// Reward scores finished games inside the tree.
 	Reward env.RewardKind
-	// PUCT selects children by Q + C·P·sqrt(N)/(1+n) with the evaluator's
-	// priors P (AlphaZero) instead of UCT's Q + C·sqrt(ln N / n).
-	PUCT bool
+	// Rule is the selection rule: UCT (the zero value), or PUCT with the
+	// evaluator's priors (AlphaZero).
+	Rule Rule
 	// NoReuse starts every move with an empty tree instead of keeping the
 	// subtree of the moves actually played.
 	NoReuse bool
 	// Batch, when above 1, selects up to Batch leaves per tree with virtual
-	// loss and evaluates them in one call (mcts_batch.go); it needs PUCT
+	// loss and evaluates them in one call (mcts_batch.go); it needs the PUCT rule
 	// and evaluators that are BatchEvaluators. 0 and 1 evaluate each leaf
 	// as it is reached.
 	Batch int

@@ -52,7 +52,7 @@ func checkBatch(cfg *MCTSConfig) error {
 	if cfg.Batch < 0 || cfg.Batch > maxBatch {
 		return fmt.Errorf("%w: batch %d: want 0 to %d", ErrMCTSConfig, cfg.Batch, maxBatch)
 	}
-	if cfg.Batch > 1 && !cfg.PUCT {
+	if cfg.Batch > 1 && cfg.Rule != PUCT {
 		return fmt.Errorf("%w: batch %d needs PUCT (UCT expands leaves on their second visit and cannot batch them)", ErrMCTSConfig, cfg.Batch)
 	}
 	return nil

@@ -174,7 +174,7 @@ func (marginEvaluator) Evaluate(s *env.State, prior []float32) float32 {
 // the PUCT rule, as AlphaZero will: it must take the free capture and agree
 // with the conformance suite.
 func TestMCTSCustomEvaluatorPUCT(t *testing.T) {
-	cfg := agents.MCTSConfig{Sims: 200, C: 1.5, PUCT: true,
+	cfg := agents.MCTSConfig{Sims: 200, C: 1.5, Rule: agents.PUCT,
 		NewEvaluator: func(uint64) agents.Evaluator { return marginEvaluator{} }}
 	build := func(seed uint64) agents.Agent {
 		m, err := agents.NewMCTS(cfg, seed)

@@ -35,7 +35,7 @@ type tree struct {
 	eval  Evaluator
 	rng   xorshift
 	c     float32
-	puct  bool
+	rule  Rule
 	kind  env.RewardKind
 	table *tablebase.Table // MCTSConfig.Table, or nil
 
@@ -56,7 +56,7 @@ func newTree(cfg *MCTSConfig, seed uint64) *tree {
 		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
 		rng:   newXorshift(splitSeed(seed, 2)),
 		c:     float32(cfg.C),
-		puct:  cfg.PUCT,
+		rule:  cfg.Rule,
 		kind:  cfg.Reward,
 		table: cfg.Table,
 
@@ -87,14 +87,14 @@ func (t *tree) simulate() {
 	}
 	// v is the value for the player to move in s.
 	v, ended := t.ended(idx, s)
-	if !ended && !t.puct && t.nodes[idx].visits > 0 {
+	if !ended && t.rule != PUCT && t.nodes[idx].visits > 0 {
 		t.expand(idx, s.Legal())
 		idx = t.descend(idx, s)
 		v, ended = t.ended(idx, s)
 	}
 	if !ended {
 		v = t.eval.Evaluate(s, t.prior[:s.Game().PitsPerRow()])
-		if t.puct {
+		if t.rule == PUCT {
 			t.expand(idx, s.Legal())
 		}
 	}
@@ -140,7 +140,7 @@ func (t *tree) selectChild(parent int32) int32 {
 	p := &t.nodes[parent]
 	first, end := p.first, p.first+int32(p.kids)
 	best, bestScore := first, float32(math.Inf(-1))
-	if t.puct {
+	if t.rule == PUCT {
 		// Pending simulations count as visits that lost (virtual loss), so
 		// the leaves of one batch spread over the tree; vloss is 0 outside
 		// batched search, where this is plain PUCT.
