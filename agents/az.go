@@ -103,15 +103,15 @@ func (a *AZ) String() string { return a.desc }
 
 // NewLockstep returns a lock-step self-play search on net (see
 // [Lockstep]); the network's forward pass runs on threads goroutines
-// (0 means 1) over batches of cfg.Games × cfg.Leaves positions.
+// (0 means 1) over batches of cfg.Games × cfg.Search.Batch positions.
 func NewLockstep(net nn.Model, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	if err := checkTable(cfg.Table, netGame(net)); err != nil {
+	if err := checkTable(cfg.Search.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrLockstepConfig, err)
 	}
-	pred := net.NewInference(cfg.Games*cfg.Leaves, threads)
+	pred := net.NewInference(cfg.Games*cfg.Search.Batch, threads)
 	return newLockstep(pred, netGame(net), net.Encoding(), net.Actions(), cfg, seed)
 }
 

@@ -20,8 +20,10 @@ func ExampleLockstep_Play() {
 		return
 	}
 	l, err := agents.NewLockstep(net, agents.LockstepConfig{
-		Games: 8, Sims: 32, FastSims: 8, FullProb: 0.25,
-		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 20,
+		Games:      8,
+		Search:     agents.MCTSConfig{Sims: 32, Rule: agents.PUCT},
+		NoiseAlpha: 0.3, NoiseFrac: 0.25,
+		Moves: agents.SelfPlayPolicy{FastSims: 8, FullProb: 0.25, Temperature: 1, TempPlies: 20},
 	}, 1, 7)
 	if err != nil {
 		fmt.Println(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +146,7 @@ func TestBatchedSearchAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(10, func() { m.Act(&s) }); allocs > 0 {
 		t.Errorf("%v allocations per batched search of 400 simulations, want 0", allocs)
 	}
-	l := linearLockstep(t, g, LockstepConfig{Games: 16, Sims: 100, Leaves: 2, NoReuse: true, NoiseFrac: 0.25, NoiseAlpha: 0.3}, 1)
+	l := linearLockstep(t, g, LockstepConfig{Games: 16, Search: MCTSConfig{Sims: 100, Batch: 2, NoReuse: true, Rule: PUCT}, NoiseFrac: 0.25, NoiseAlpha: 0.3}, 1)
 	jobs := make([]LockstepJob, 16)
 	out := make([]RootSearch, 16)
 	states := agentPositions(g, 16)
@@ -177,7 +178,7 @@ func agentPositions(g *env.Game, n int) []env.State {
 
 func linearLockstep(t testing.TB, g *env.Game, cfg LockstepConfig, seed uint64) *Lockstep {
 	t.Helper()
-	rows := cfg.Games * max(cfg.Leaves, 1)
+	rows := cfg.Games * max(cfg.Search.Batch, 1)
 	l, err := newLockstep(newLinearNet(g, env.EncodingCompact, rows, 7), g, env.EncodingCompact, g.PitsPerRow(), cfg, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +192,7 @@ func linearLockstep(t testing.TB, g *env.Game, cfg LockstepConfig, seed uint64) 
 func TestLockstepOneGameIsTheMCTS(t *testing.T) {
 	g := env.MustGame(env.Urim)
 	for _, leaves := range []int{1, 4} {
-		l := linearLockstep(t, g, LockstepConfig{Games: 1, Sims: 120, Leaves: leaves}, 11)
+		l := linearLockstep(t, g, LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 120, Batch: leaves, Rule: PUCT}}, 11)
 		m := linearMCTS(t, g, 120, leaves, 1, 11)
 		s := g.Start()
 		err := l.Play(context.Background(), 1, func(mv *SelfPlayMove) error {
@@ -223,8 +224,7 @@ func TestLockstepOneGameIsTheMCTS(t *testing.T) {
 // configured (full or fast), and game indices cover all games.
 func TestLockstepPlay(t *testing.T) {
 	g := env.MustGame(env.Oware)
-	cfg := LockstepConfig{Games: 4, Sims: 64, FastSims: 16, FullProb: 0.25, Leaves: 2,
-		NoiseAlpha: 0.5, NoiseFrac: 0.25, Temperature: 1, TempPlies: 10}
+	cfg := LockstepConfig{Games: 4, Search: MCTSConfig{Sims: 64, Batch: 2, Rule: PUCT}, NoiseAlpha: 0.5, NoiseFrac: 0.25, Moves: SelfPlayPolicy{FastSims: 16, FullProb: 0.25, Temperature: 1, TempPlies: 10}}
 	run := func() (moves []int, full, fast int, seen map[int]bool) {
 		seen = map[int]bool{}
 		l := linearLockstep(t, g, cfg, 5)
@@ -289,7 +289,7 @@ func TestLockstepPlay(t *testing.T) {
 // changes them.
 func TestRootNoise(t *testing.T) {
 	g := env.MustGame(env.Urim)
-	l := linearLockstep(t, g, LockstepConfig{Games: 1, Sims: 1, NoiseFrac: 0.5, NoiseAlpha: 0.3}, 2)
+	l := linearLockstep(t, g, LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 1, Rule: PUCT}, NoiseFrac: 0.5, NoiseAlpha: 0.3}, 2)
 	s := g.Start()
 	out := make([]RootSearch, 1)
 	l.Search([]LockstepJob{{State: &s, Sims: 1}}, out) // expands the root, no noise
@@ -328,7 +328,7 @@ var timeZero time.Time
 // rules are searched (without allocating); other rules are a caller bug.
 func TestLockstepChecksTheGame(t *testing.T) {
 	g := env.MustGame(env.Urim)
-	l := linearLockstep(t, g, LockstepConfig{Games: 1, Sims: 8}, 1)
+	l := linearLockstep(t, g, LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 8, Rule: PUCT}}, 1)
 	same := env.MustGame(env.Urim).Start()
 	out := make([]RootSearch, 1)
 	jobs := []LockstepJob{{State: &same, Sims: 8}}
@@ -345,18 +345,30 @@ func TestLockstepChecksTheGame(t *testing.T) {
 	l.Search([]LockstepJob{{State: &other, Sims: 8}}, out)
 }
 
-// TestLockstepPlayChecksStarts: a finished start or one of other rules is
-// an error, not a panic.
+// TestLockstepPlayChecksStarts: a start of other rules is an error, not a
+// panic; a finished start is reported once, with no move, as the end of
+// its game.
 func TestLockstepPlayChecksStarts(t *testing.T) {
 	g := env.MustGame(env.Urim)
 	finished := g.Start()
 	for !finished.Terminal() {
 		finished.Play(finished.Legal().Nth(0))
 	}
-	for name, start := range map[string]env.State{"finished": finished, "oware": env.MustGame(env.Oware).Start()} {
-		l := linearLockstep(t, g, LockstepConfig{Games: 2, Sims: 4, Start: func(int) env.State { return start }}, 1)
-		if err := l.Play(context.Background(), 3, func(*SelfPlayMove) error { return nil }); err == nil {
-			t.Errorf("%s start: no error", name)
+	start := func(s env.State) SelfPlayPolicy { return SelfPlayPolicy{Start: func(int) env.State { return s }} }
+	l := linearLockstep(t, g, LockstepConfig{Games: 2, Search: MCTSConfig{Sims: 4, Rule: PUCT}, Moves: start(env.MustGame(env.Oware).Start())}, 1)
+	if err := l.Play(context.Background(), 3, func(*SelfPlayMove) error { return nil }); err == nil {
+		t.Errorf("oware start: no error")
+	}
+	l = linearLockstep(t, g, LockstepConfig{Games: 2, Search: MCTSConfig{Sims: 4, Rule: PUCT}, Moves: start(finished)}, 1)
+	var ends []int
+	err := l.Play(context.Background(), 3, func(m *SelfPlayMove) error {
+		if m.Action != -1 || m.Final != m.Before || !m.Final.Terminal() {
+			t.Errorf("game %d: action %d, final %v", m.Game, m.Action, m.Final)
 		}
+		ends = append(ends, m.Game)
+		return nil
+	})
+	if err != nil || !slices.Equal(ends, []int{0, 1, 2}) {
+		t.Errorf("finished starts: games %v reported, %v; want 0 1 2 once each", ends, err)
 	}
 }

@@ -10,56 +10,38 @@ import (
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
-	"github.com/urim-rl/urim/tablebase"
 )
 
-// LockstepConfig sets a [Lockstep] self-play search. The zero value of each
-// field but Games and Sims is a sensible default, as its comment says.
+// LockstepConfig sets a [Lockstep]: the search of its trees (one
+// configuration with the mcts and az agents', [MCTSConfig]) and the way
+// [Lockstep.Play] plays moves ([SelfPlayPolicy]). The zero value of each
+// field but Games and Search.Sims is a sensible default, as its comment
+// says.
 type LockstepConfig struct {
 	// Games is the number of games searched together, each with its own
-	// tree (the batch of the network is Games × Leaves). At least 1.
+	// tree (the batch of the network is Games × Search.Batch). At least 1.
 	Games int
-	// Sims is the number of simulations of a full search (per move, on top
-	// of the visits kept from the previous move). At least 1.
-	Sims int
-	// FastSims, when above 0, turns on playout-cap randomization: a move
-	// gets a full search with probability FullProb and a fast search of
-	// FastSims simulations otherwise. 0 makes every search full.
-	FastSims int
-	// FullProb is the probability of a full search when FastSims > 0.
-	FullProb float64
-	// Leaves is the number of leaves each game's tree selects per round,
-	// with virtual loss; 0 means 1 (the plain PUCT search, round after
-	// round).
-	Leaves int
-	// C is the PUCT exploration constant; 0 means 1.5.
-	C float64
+	// Search is every tree's search. Sims is the number of simulations of
+	// a full search (per move, on top of the visits kept from the previous
+	// move), at least 1; Rule must be PUCT (the network gives priors); C
+	// is the exploration constant, 0 meaning 1.5; Batch is the number of
+	// leaves each tree selects per round, with virtual loss, 0 meaning 1
+	// (the plain PUCT search, round after round); Reward scores finished
+	// games inside the trees (it should be what the value head was trained
+	// on); NoReuse starts every search with an empty tree instead of
+	// keeping the subtree of the move played; Table, when set, ends the
+	// simulations that reach a position the endgame table holds (below
+	// the root) with the table's value, and must be for the network's
+	// rules. Time, Threads and NewEvaluator are not used.
+	Search MCTSConfig
 	// NoiseAlpha and NoiseFrac mix Dirichlet noise Dir(NoiseAlpha) into the
 	// priors of the root's children at every full search: P ← (1 −
 	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise, NoiseAlpha 0
 	// means 1.
 	NoiseAlpha, NoiseFrac float64
-	// Temperature chooses the moves of the first TempPlies plies of a game
-	// (by its ply counter) by sampling the visit counts raised to
-	// 1/Temperature; FinalTemp is used after them. A temperature of 0
-	// plays the most visited move (the lowest action on a tie), so the zero
-	// value plays greedily throughout.
-	Temperature float64
-	TempPlies   int
-	FinalTemp   float64
-	// Reward scores finished games inside the trees (match points by
-	// default; it should be what the value head was trained on).
-	Reward env.RewardKind
-	// NoReuse starts every search with an empty tree instead of keeping
-	// the subtree of the move played.
-	NoReuse bool
-	// Table, when set, ends the simulations that reach a position the
-	// endgame table holds (below the root) with the table's value, as
-	// MCTSConfig.Table does; it must be for the network's rules.
-	Table *tablebase.Table
-	// Start returns the starting position of the game-th game of Play
-	// (an opening, say); nil starts every game from the rules' start.
-	Start func(game int) env.State
+	// Moves is how Play plays each move: playout-cap randomization,
+	// temperatures, resignation and the games' starts.
+	Moves SelfPlayPolicy
 	// NetClock, when set, is a second clock that times the forward passes,
 	// for Stats.NetClockTime: a benchmark on a shared machine passes the
 	// process's CPU time, which does not count the time the process waits.
@@ -71,38 +53,32 @@ var ErrLockstepConfig = errors.New("agents: bad lock-step config")
 
 // check validates c and fills in its defaults.
 func (c *LockstepConfig) check() error {
+	sc := &c.Search
 	switch {
 	case c.Games < 1:
 		return fmt.Errorf("%w: games %d: want at least 1", ErrLockstepConfig, c.Games)
-	case c.Sims < 1 || c.FastSims < 0 || c.Sims > MaxSims || c.FastSims > MaxSims:
-		return fmt.Errorf("%w: sims %d, fast sims %d: want sims from 1 and fast sims from 0, both at most %d (MaxSims)", ErrLockstepConfig, c.Sims, c.FastSims, MaxSims)
-	case c.Leaves < 0 || c.Leaves > maxBatch:
-		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, c.Leaves, maxBatch)
-	case !(c.FullProb >= 0 && c.FullProb <= 1):
-		return fmt.Errorf("%w: full-search probability %g: want 0 to 1", ErrLockstepConfig, c.FullProb)
-	case !(c.C >= 0 && c.C <= 100):
-		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, c.C)
+	case sc.Sims < 1 || sc.Sims > MaxSims:
+		return fmt.Errorf("%w: sims %d: want 1 to %d (MaxSims)", ErrLockstepConfig, sc.Sims, MaxSims)
+	case sc.Rule != PUCT:
+		return fmt.Errorf("%w: rule %s: the lock-step search needs the %s rule (the network's priors)", ErrLockstepConfig, sc.Rule, PUCT)
+	case sc.Batch < 0 || sc.Batch > maxBatch:
+		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, sc.Batch, maxBatch)
+	case !(sc.C >= 0 && sc.C <= 100):
+		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, sc.C)
 	case !(c.NoiseFrac >= 0 && c.NoiseFrac <= 1) || !(c.NoiseAlpha >= 0 && c.NoiseAlpha <= 1000):
 		return fmt.Errorf("%w: noise alpha %g, fraction %g: want alpha 0 to 1000 and fraction 0 to 1", ErrLockstepConfig, c.NoiseAlpha, c.NoiseFrac)
-	case !(c.Temperature >= 0 && c.Temperature <= 100) || !(c.FinalTemp >= 0 && c.FinalTemp <= 100) || c.TempPlies < 0:
-		return fmt.Errorf("%w: temperatures %g, %g after %d plies: want 0 to 100 and plies ≥ 0", ErrLockstepConfig, c.Temperature, c.FinalTemp, c.TempPlies)
 	}
-	c.Leaves = max(c.Leaves, 1)
-	if c.C == 0 {
-		c.C = 1.5
+	if err := c.Moves.check(); err != nil {
+		return err
+	}
+	sc.Batch = max(sc.Batch, 1)
+	if sc.C == 0 {
+		sc.C = 1.5
 	}
 	if c.NoiseAlpha == 0 {
 		c.NoiseAlpha = 1
 	}
 	return nil
-}
-
-// temperature returns the move temperature at ply.
-func (c *LockstepConfig) temperature(ply int) float64 {
-	if ply < c.TempPlies {
-		return c.Temperature
-	}
-	return c.FinalTemp
 }
 
 // Lockstep searches many games at once for self-play: every game has its
@@ -133,10 +109,6 @@ type Lockstep struct {
 	rng   *rand.Rand
 	left  []int  // simulations still to run, per game, in Search
 	noise []bool // noise to add once the root is expanded, per game
-	// Play's games.
-	slots []lockSlot
-	move  SelfPlayMove
-	after env.State // the position after the move reported to Play's hook
 	stats LockstepStats
 	// scratch is the position the descents of every tree replay moves on.
 	scratch env.State
@@ -156,13 +128,6 @@ type LockstepStats struct {
 
 // Stats returns the counts of the searches so far.
 func (l *Lockstep) Stats() LockstepStats { return l.stats }
-
-// lockSlot is a game being played by Play in one tree.
-type lockSlot struct {
-	state env.State
-	game  int // index in Play's games; -1 when idle
-	full  bool
-}
 
 // RootSearch is the result of one search at one root.
 type RootSearch struct {
@@ -198,7 +163,7 @@ type LockstepJob struct {
 
 // newLockstep returns a lock-step search of the games of g on a network
 // seen through pred (of the given encoding and actions), which must accept
-// batches of cfg.Games × cfg.Leaves rows.
+// batches of cfg.Games × cfg.Search.Batch rows.
 func newLockstep(pred nn.Inference, g *env.Game, enc env.Encoding, actions int, cfg LockstepConfig, seed uint64) (*Lockstep, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -206,15 +171,14 @@ func newLockstep(pred nn.Inference, g *env.Game, enc env.Encoding, actions int, 
 	l := &Lockstep{
 		cfg:   cfg,
 		game:  g,
-		eval:  newNetEvaluator(pred, g, enc, actions, cfg.Games*cfg.Leaves),
+		eval:  newNetEvaluator(pred, g, enc, actions, cfg.Games*cfg.Search.Batch),
 		rng:   rand.New(rand.NewPCG(seed, 0x6c6f636b73746570)),
 		left:  make([]int, cfg.Games),
 		noise: make([]bool, cfg.Games),
-		slots: make([]lockSlot, cfg.Games),
 		games: gameCheck{net: g, what: "the lock-step search's network"},
 	}
-	tc := MCTSConfig{C: cfg.C, Rule: PUCT, Reward: cfg.Reward, Batch: cfg.Leaves, Table: cfg.Table,
-		NewEvaluator: func(uint64) Evaluator { return l.eval }}
+	tc := cfg.Search
+	tc.NewEvaluator = func(uint64) Evaluator { return l.eval }
 	for i := range cfg.Games {
 		l.trees = append(l.trees, newTree(&tc, splitSeed(seed, 100+i)))
 	}
@@ -257,7 +221,7 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			panic("agents: Lockstep.Search: " + err.Error())
 		}
 		t := l.trees[i]
-		if l.cfg.NoReuse {
+		if l.cfg.Search.NoReuse {
 			t.reset(j.State)
 		} else {
 			t.advance(j.State)
@@ -292,7 +256,7 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			}
 			l.addNoise(i)
 			if more {
-				n := t.gather(min(l.cfg.Leaves, l.left[i]), l.eval, &l.scratch, true)
+				n := t.gather(min(l.cfg.Search.Batch, l.left[i]), l.eval, &l.scratch, true)
 				l.left[i] -= n
 				l.stats.Sims += int64(n)
 				active = true
@@ -392,93 +356,12 @@ func chooseByVisits(visits *[env.MaxActions]int, temp float64, rng *rand.Rand) i
 	return best // rounding: x landed past the last weight
 }
 
-// SelfPlayMove is one move of [Lockstep.Play].
-type SelfPlayMove struct {
-	// Game is the index of the game, from 0, in the order games started.
-	Game int
-	// Before is the position searched; it is valid only during the hook.
-	Before *env.State
-	// Action is the move played.
-	Action int
-	// Temperature is the temperature the move was chosen at.
-	Temperature float64
-	// Search is the search at Before: visits, policy target, root value,
-	// and whether it was a full search.
-	Search RootSearch
-	// Final is the position after the move when the move ended the game
-	// (finished or truncated by the ply cap), else nil; valid only during
-	// the hook.
-	Final *env.State
-}
-
-// Play plays n games in lock-step, Games at a time (a finished game's tree
-// takes the next game), and calls hook after every move, in a fixed order:
-// rounds of one move per running game, by tree. Each game starts from
-// Config().Start or the rules' start. A hook error or the context's end
-// stops the games and is returned.
+// Play plays n games in lock-step with the self-play driver ([SelfPlay]):
+// Games at a time, the moves as Config().Moves says, drawing from the
+// Lockstep's generator. A hook error or the context's end stops the games
+// and is returned.
 func (l *Lockstep) Play(ctx context.Context, n int, hook func(*SelfPlayMove) error) error {
-	next := 0
-	jobs := make([]LockstepJob, len(l.trees))
-	out := make([]RootSearch, len(l.trees))
-	for i := range l.slots {
-		l.slots[i].game = -1
-	}
-	for {
-		running := 0
-		for i := range l.slots {
-			sl := &l.slots[i]
-			if sl.game < 0 && next < n {
-				sl.game, sl.state = next, l.game.Start()
-				if l.cfg.Start != nil {
-					sl.state = l.cfg.Start(next)
-				}
-				next++
-				if sl.state.Terminal() {
-					return fmt.Errorf("agents: Lockstep.Play: game %d starts from a finished position %v", sl.game, &sl.state)
-				}
-				if err := l.games.check(&sl.state); err != nil {
-					return fmt.Errorf("agents: Lockstep.Play: game %d: %w", sl.game, err)
-				}
-			}
-			jobs[i] = LockstepJob{}
-			if sl.game < 0 {
-				continue
-			}
-			running++
-			sl.full = l.cfg.FastSims == 0 || l.rng.Float64() < l.cfg.FullProb
-			jobs[i] = LockstepJob{State: &sl.state, Sims: l.cfg.Sims, Noise: sl.full, Full: sl.full}
-			if !sl.full {
-				jobs[i].Sims = l.cfg.FastSims
-			}
-		}
-		if running == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		l.Search(jobs, out)
-		for i := range l.slots {
-			sl := &l.slots[i]
-			if sl.game < 0 {
-				continue
-			}
-			temp := l.cfg.temperature(sl.state.Ply())
-			m := &l.move
-			*m = SelfPlayMove{Game: sl.game, Before: &sl.state, Temperature: temp, Search: out[i]}
-			m.Action = l.Choose(&out[i], temp)
-			l.after = sl.state
-			l.after.Play(m.Action)
-			if l.after.Terminal() {
-				m.Final = &l.after
-			}
-			if err := hook(m); err != nil {
-				return err
-			}
-			sl.state = l.after
-			if sl.state.Terminal() {
-				sl.game = -1
-			}
-		}
-	}
+	d := SelfPlay{Searcher: l, Game: l.game, Games: len(l.trees), Sims: l.cfg.Search.Sims, Moves: l.cfg.Moves, Rand: l.rng,
+		Check: l.games.check}
+	return d.Play(ctx, n, hook)
 }

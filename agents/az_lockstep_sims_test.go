@@ -32,10 +32,12 @@ func TestLockstepOneSim(t *testing.T) {
 		t.Fatal("the test's opening leaves action 0 legal")
 	}
 	for _, cfg := range []agents.LockstepConfig{
-		{Games: 3, Sims: 1, Start: start},
-		{Games: 3, Sims: 1, NoReuse: true, Start: start},
-		{Games: 2, Sims: 8, FastSims: 1, FullProb: 0.25, Leaves: 4, Start: start},
-		{Games: 2, Sims: 1, Leaves: 8, Temperature: 1, TempPlies: 10, Start: start},
+		{Games: 3, Search: agents.MCTSConfig{Sims: 1, Rule: agents.PUCT}, Moves: agents.SelfPlayPolicy{Start: start}},
+		{Games: 3, Search: agents.MCTSConfig{Sims: 1, NoReuse: true, Rule: agents.PUCT}, Moves: agents.SelfPlayPolicy{Start: start}},
+		{Games: 2, Search: agents.MCTSConfig{Sims: 8, Batch: 4, Rule: agents.PUCT},
+			Moves: agents.SelfPlayPolicy{FastSims: 1, FullProb: 0.25, Start: start}},
+		{Games: 2, Search: agents.MCTSConfig{Sims: 1, Batch: 8, Rule: agents.PUCT},
+			Moves: agents.SelfPlayPolicy{Temperature: 1, TempPlies: 10, Start: start}},
 	} {
 		l, err := agents.NewLockstep(net, cfg, 1, 7)
 		if err != nil {

@@ -32,7 +32,7 @@ func BenchmarkLockstepOverhead(b *testing.B) {
 	dim := env.EncodingCompact.Dim(g)
 	net := &freeNet{dim: dim, actions: g.PitsPerRow(), logits: make([]float32, games*g.PitsPerRow()), values: make([]float32, games)}
 	l, err := newLockstep(net, g, env.EncodingCompact, g.PitsPerRow(),
-		LockstepConfig{Games: games, Sims: sims, NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}, 1)
+		LockstepConfig{Games: games, Search: MCTSConfig{Sims: sims, Rule: PUCT}, NoiseAlpha: 0.3, NoiseFrac: 0.25, Moves: SelfPlayPolicy{Temperature: 1, TempPlies: 30}}, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

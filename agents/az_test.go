@@ -123,7 +123,7 @@ func TestLockstepOneGameIsTheAZAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, batch := range []int{1, 4} {
-		l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Sims: 64, Leaves: batch, C: 1.5}, 1, 9)
+		l, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Search: agents.MCTSConfig{Sims: 64, Batch: batch, C: 1.5, Rule: agents.PUCT}}, 1, 9)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func TestAgentsTakeAnyModel(t *testing.T) {
 	if got, want := play(viaModel), play(onNet); got != want {
 		t.Errorf("az: %d through the interface, %d on the net", got, want)
 	}
-	if _, err := NewLockstep(m, LockstepConfig{Games: 2, Sims: 8}, 1, 1); err != nil {
+	if _, err := NewLockstep(m, LockstepConfig{Games: 2, Search: MCTSConfig{Sims: 8, Rule: PUCT}}, 1, 1); err != nil {
 		t.Fatal(err)
 	}
 	if m.made < 3 {

@@ -211,7 +211,7 @@ func TestTableBatchedSameAsUnbatched(t *testing.T) {
 		return a
 	}
 	one, eight := search(1), search(8)
-	ls, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Sims: 200, Leaves: 8, Table: tb}, 1, 5)
+	ls, err := agents.NewLockstep(net, agents.LockstepConfig{Games: 1, Search: agents.MCTSConfig{Sims: 200, Batch: 8, Table: tb, Rule: agents.PUCT}}, 1, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,24 +8,35 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/configs"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/nn/kernels"
+	"github.com/urim-rl/urim/train"
+	"github.com/urim-rl/urim/train/alphazero"
 )
 
-// AZOptions sets the lock-step AlphaZero self-play benchmark ([AZ]).
+// AZOptions sets the lock-step AlphaZero self-play benchmark ([AZ]): a
+// training config's self-play, measured with the driver training runs.
 type AZOptions struct {
-	// Net is the network; nil means an untrained network of nn.DefaultArch
-	// for Rules on the compact encoding, made from Seed.
+	// Config is the training config whose self-play is measured: its
+	// search and selfplay sections (through alphazero.LockstepConfig, as a
+	// run plays), its rules and reward, and its network when Net is nil.
+	// Nil means configs/urim.yaml, the canonical training config.
+	Config *train.Config
+	// Net is the network; nil means an untrained network of the config's
+	// architecture for Rules on the config's encoding, made from Seed.
 	Net *nn.Net
-	// Rules is the game when Net is nil (urim by default).
+	// Rules is the game when Net is nil; zero means the config's rules.
 	Rules env.Rules
-	// Games is the number of games searched in lock-step; at least 1.
+	// Games is the number of games searched in lock-step; 0 means the
+	// config's selfplay.parallel_games.
 	Games int
-	// Sims is the number of simulations per move; 0 means 64.
+	// Sims is the number of simulations per full search; 0 means the
+	// config's search.sims.
 	Sims int
 	// Leaves is the number of leaves per game and round (virtual loss);
-	// 0 means 1.
+	// 0 means the config's search.leaf_batch.
 	Leaves int
 	// Moves is the number of moves measured per game slot; 0 means 4. One
 	// more is played first, unmeasured, to grow the trees and buffers.
@@ -37,6 +48,9 @@ type AZOptions struct {
 	// Progress, if set, is called after every measured move round with
 	// the rounds done and their total.
 	Progress func(done, total int)
+	// OnMove, if set, sees every move played, measured or not (a test
+	// compares the searches with a training run's).
+	OnMove func(*agents.SelfPlayMove)
 }
 
 // AZResult is one row of the benchmark.
@@ -75,43 +89,70 @@ type AZResult struct {
 
 var errAZDone = errors.New("bench: enough moves")
 
-// AZ plays self-play games in lock-step (root noise, temperature 1 for the
-// first 30 plies, finished games replaced by new ones) and measures
+// AZ plays self-play games in lock-step as a training run of o.Config
+// does (its root noise, temperatures, playout cap and resignation; finished
+// games replaced by new ones, from the rules' start) and measures
 // simulations per second and the share of the time spent in the network.
 func AZ(o AZOptions) (AZResult, error) {
 	if o.Games > MaxAZGames {
 		return AZResult{}, fmt.Errorf("bench: az: games %d: want at most %d", o.Games, MaxAZGames)
 	}
-	if o.Games < 1 || o.Sims < 0 || o.Leaves < 0 || o.Moves < 0 || o.Threads < 0 {
-		return AZResult{}, fmt.Errorf("bench: az: games %d, sims %d, leaves %d, moves %d, threads %d: want games ≥ 1 and the rest ≥ 0",
+	if o.Games < 0 || o.Sims < 0 || o.Leaves < 0 || o.Moves < 0 || o.Threads < 0 {
+		return AZResult{}, fmt.Errorf("bench: az: games %d, sims %d, leaves %d, moves %d, threads %d: want at least 0",
 			o.Games, o.Sims, o.Leaves, o.Moves, o.Threads)
 	}
-	o.Sims = azDefault(o.Sims, 64)
-	o.Leaves = azDefault(o.Leaves, 1)
+	var cfg train.Config
+	if o.Config != nil {
+		cfg = *o.Config
+	} else {
+		var err error
+		if cfg, err = train.ParseConfig(configs.Urim, configs.UrimName, nil); err != nil {
+			return AZResult{}, err
+		}
+	}
+	if o.Games > 0 {
+		cfg.SelfPlay.ParallelGames, cfg.SelfPlay.GamesPerIteration = o.Games, max(cfg.SelfPlay.GamesPerIteration, o.Games)
+	}
+	if o.Sims > 0 {
+		cfg.Search.Sims = o.Sims
+	}
+	if o.Leaves > 0 {
+		cfg.Search.LeafBatch = o.Leaves
+	}
 	o.Moves = azDefault(o.Moves, 4)
 	o.Threads = azDefault(o.Threads, 1)
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return AZResult{}, fmt.Errorf("bench: az: %w", err)
+	}
 	net := o.Net
 	if net == nil {
 		rules := o.Rules
 		if rules.PitsPerRow == 0 {
-			rules = env.Urim
+			if rules, err = cfg.RulesOf(); err != nil {
+				return AZResult{}, err
+			}
 		}
-		var err error
-		if net, err = nn.New(nn.DefaultArch(), rules, env.EncodingCompact, o.Seed); err != nil {
+		enc, err := env.ParseEncoding(cfg.Encoding)
+		if err != nil {
+			return AZResult{}, fmt.Errorf("bench: az: %w", err)
+		}
+		n := cfg.Network
+		if net, err = nn.New(nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}, rules, enc, o.Seed); err != nil {
 			return AZResult{}, err
 		}
 	}
 	// The forward passes are timed by the wall clock and by the process's
 	// CPU time, which the waits of a loaded machine do not inflate.
-	cfg := agents.LockstepConfig{Games: o.Games, Sims: o.Sims, Leaves: o.Leaves,
-		NoiseAlpha: 0.3, NoiseFrac: 0.25, Temperature: 1, TempPlies: 30}
+	lc := alphazero.LockstepConfig(&cfg, reward)
 	if cpuTime() > 0 {
-		cfg.NetClock = cpuTime
+		lc.NetClock = cpuTime
 	}
-	l, err := agents.NewLockstep(net, cfg, o.Threads, o.Seed)
+	l, err := agents.NewLockstep(net, lc, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
+	o.Games, o.Sims, o.Leaves = lc.Games, lc.Search.Sims, l.Config().Search.Batch
 	r := AZResult{Rules: net.Rules().Name, Arch: net.Arch().String(), Games: o.Games, Sims: o.Sims,
 		Leaves: o.Leaves, Threads: o.Threads, Backend: kernels.Backend()}
 	// The first round of moves warms up; the measured part starts after it.
@@ -122,7 +163,10 @@ func AZ(o AZOptions) (AZResult, error) {
 	var before, after runtime.MemStats
 	var s0 agents.LockstepStats
 	var cpu0 time.Duration
-	err = l.Play(context.Background(), 1<<30, func(*agents.SelfPlayMove) error {
+	err = l.Play(context.Background(), 1<<30, func(m *agents.SelfPlayMove) error {
+		if o.OnMove != nil {
+			o.OnMove(m)
+		}
 		moves++
 		switch {
 		case moves == warm:
@@ -153,7 +197,7 @@ func AZ(o AZOptions) (AZResult, error) {
 	r.NetShareWall = (s1.NetTime - s0.NetTime).Seconds() / r.Seconds
 	r.NetShare = r.NetShareWall
 	netTime := s1.NetTime - s0.NetTime
-	if cfg.NetClock != nil && cpu > 0 {
+	if lc.NetClock != nil && cpu > 0 {
 		r.CPUSeconds = cpu.Seconds()
 		r.SimsPerCPUSec = float64(r.Simulations) / r.CPUSeconds
 		netTime = s1.NetClockTime - s0.NetClockTime

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/train"
 )
 
 // TestAZ runs the benchmark briefly on a small network and checks that its
@@ -15,7 +16,8 @@ func TestAZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	rounds := 0
-	r, err := AZ(AZOptions{Net: net, Games: 8, Sims: 16, Leaves: 2, Moves: 2, Progress: func(done, total int) {
+	cfg := train.Default() // no playout cap: every search has Sims
+	r, err := AZ(AZOptions{Config: &cfg, Net: net, Games: 8, Sims: 16, Leaves: 2, Moves: 2, Progress: func(done, total int) {
 		rounds++
 		if done != rounds || total != 2 {
 			t.Errorf("progress %d of %d after %d rounds", done, total, rounds)
@@ -30,16 +32,17 @@ func TestAZ(t *testing.T) {
 	if r.NetShare <= 0 || r.NetShare >= 1 || r.MeanBatch <= 1 || r.MeanBatch > 16 || r.SimsPerSec <= 0 {
 		t.Fatalf("report %+v: want a share of time in (0, 1), batches of 2 to 16", r)
 	}
-	if _, err := AZ(AZOptions{Games: 0}); err == nil {
-		t.Fatal("no error for 0 games")
+	if _, err := AZ(AZOptions{Games: -1}); err == nil {
+		t.Fatal("no error for -1 games")
 	}
 }
 
-// BenchmarkAZ is the lock-step search with 256 games on the default
-// network; one op is one move of every game.
+// BenchmarkAZ is the self-play of configs/urim.yaml (128 games in
+// lock-step, 160 simulations, 8 leaves, the playout cap, resmlp 3×128 with
+// layer norm); one op is one move of every game.
 func BenchmarkAZ(b *testing.B) {
 	for b.Loop() {
-		r, err := AZ(AZOptions{Games: 256, Sims: 64, Moves: 1})
+		r, err := AZ(AZOptions{Moves: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

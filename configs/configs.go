@@ -13,3 +13,12 @@ var Quickstart []byte
 
 // QuickstartName is how errors and logs name the embedded quickstart config.
 const QuickstartName = "configs/quickstart.yaml (built in)"
+
+// Urim is configs/urim.yaml: the canonical AlphaZero training config (the
+// shipped model's), whose self-play `urim bench az` measures by default.
+//
+//go:embed urim.yaml
+var Urim []byte
+
+// UrimName is how errors and logs name the embedded urim config.
+const UrimName = "configs/urim.yaml (built in)"

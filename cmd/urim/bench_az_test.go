@@ -25,10 +25,16 @@ func TestBenchAZ(t *testing.T) {
 			t.Errorf("net_share %v", r["net_share"])
 		}
 	}
-	for _, args := range [][]string{{"--games", "0"}, {"--games", "a,2"}, {"--sims", "0"}, {"--leaves", "2000"}} {
+	for _, args := range [][]string{{"--games", "0"}, {"--games", "a,2"}, {"--sims", "-1"}, {"--leaves", "2000"}} {
 		if code, _, errs := runCLI(t, "", append([]string{"bench", "az"}, args...)...); code != 2 {
 			t.Errorf("urim bench az %v: exit %d, %q; want a usage error", args, code, errs)
 		}
+	}
+	// By default it measures configs/urim.yaml's self-play: its network,
+	// simulations and leaf batch.
+	code, out, errs = runCLI(t, "", "bench", "az", "--games", "2", "--moves", "1", "--quiet", "--json")
+	if code != 0 || !strings.Contains(out, `"arch": "resmlp 3x128+ln"`) || !strings.Contains(out, `"sims_per_move": 160`) || !strings.Contains(out, `"leaves_per_round": 8`) {
+		t.Errorf("urim bench az on the default config: exit %d\n%s%s", code, out, errs)
 	}
 	if code, _, errs := runCLI(t, "", "bench", "az", "--ckpt", t.TempDir()+"/none.ckpt"); code != 1 || !strings.Contains(errs, "none.ckpt") {
 		t.Errorf("missing --ckpt: exit %d, %q", code, errs)

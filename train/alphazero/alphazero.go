@@ -86,13 +86,14 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		kl: math.NaN(), stepsPerS: math.NaN()}
 
 	// Self-play.
-	ls, err := newSearcher(s, s.Seed(0x736561726368, uint64(it)))
+	open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
+	ls, err := newSearcher(s, open, s.Seed(0x736561726368, uint64(it)))
 	if err != nil {
 		return nil, err
 	}
 	bar := s.Progress(fmt.Sprintf("iter %d self-play", it), "games")
 	t0 := time.Now()
-	sp, err := selfPlay(ctx, cfg, s.Game, s.Encoding, s.Reward, ls, a.win, s.Data, it, s.State.Games, bar)
+	sp, err := selfPlay(ctx, cfg, s.Game, s.Encoding, s.Reward, ls, open, a.win, s.Data, it, s.State.Games, bar)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package alphazero
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 
 	"github.com/urim-rl/urim/agents"
@@ -13,10 +12,11 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// searcher is the lock-step search self-play drives: agents.Lockstep.
-type searcher interface {
-	Search(jobs []agents.LockstepJob, out []agents.RootSearch)
-	Choose(r *agents.RootSearch, temp float64) int
+// player plays self-play games in lock-step and reports every move: an
+// agents.Lockstep (which drives its games with agents.SelfPlay), or the
+// same driver over a stand-in search in tests.
+type player interface {
+	Play(ctx context.Context, n int, hook func(*agents.SelfPlayMove) error) error
 }
 
 // selfPlayStats sums up one iteration's self-play.
@@ -27,167 +27,125 @@ type selfPlayStats struct {
 	records                 []evaluate.Record
 }
 
-// slot is one game in progress.
-type slot struct {
-	id          int // game index within the iteration; -1 when idle
-	state       env.State
-	opening     []int
-	moves       []int
-	neverResign bool
-	low         [2]int  // consecutive searched moves below the threshold, per player
-	would       [2]bool // a never-resign game's player would have resigned
-	// rec records the game: a row for every fully searched move.
-	rec *dataset.Recorder
+// openings are an iteration's random openings: game k's is drawn from the
+// run's seed, the iteration and k alone.
+type openings struct {
+	g     *env.Game
+	plies int
+	seed  uint64
+	it    int
 }
 
-// selfPlay plays one iteration's games with the lock-step search and keeps
-// every game, with a row for each fully searched position, in the window
-// (which adds them at the end of the iteration), and the games that were
-// not resigned in log (nil: none). Game ids continue from firstGame.
-// progress, if set, is called after each finished game.
+// of returns game k's opening moves and the seed they were drawn from.
+func (o openings) of(k int) ([]int, uint64) {
+	seed := train.Derive(o.seed, 0x6f70656e, uint64(o.it), uint64(k))
+	return o.g.RandomOpening(o.plies, seed), seed
+}
+
+// start returns game k's starting position, after its opening.
+func (o openings) start(k int) env.State {
+	moves, _ := o.of(k)
+	s := o.g.Start()
+	for _, a := range moves {
+		s.Play(a)
+	}
+	return s
+}
+
+// game is one game in play: its recorder and whether each player would
+// have resigned (in a never-resign game).
+type game struct {
+	rec   *dataset.Recorder
+	would [2]bool
+}
+
+// selfPlay plays one iteration's games with pl, which starts game k from
+// open.start(k), and keeps every game, with a row for each fully searched
+// position, in the window (which adds them at the end of the iteration),
+// and the games that were not resigned in log (nil: none). Game ids
+// continue from firstGame. progress, if set, is called after each finished
+// game.
 func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encoding, reward env.RewardKind,
-	ls searcher, win *window, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
+	pl player, open openings, win *window, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
 	sp := cfg.SelfPlay
 	n := sp.GamesPerIteration
-	rng := rand.New(rand.NewPCG(train.Derive(cfg.Seed, 0x73656c66, uint64(it)), 1))
-	slots := make([]slot, min(sp.ParallelGames, n))
-	jobs := make([]agents.LockstepJob, len(slots))
-	out := make([]agents.RootSearch, len(slots))
 	st := &selfPlayStats{}
 	custom := customRules(g)
-	next := 0
 	spec := fmt.Sprintf("selfplay:iter=%d", it)
-	start := func(sl *slot) {
-		sl.id = next
-		next++
-		seed := train.Derive(cfg.Seed, 0x6f70656e, uint64(it), uint64(sl.id))
-		sl.opening = g.RandomOpening(sp.OpeningPlies, seed)
-		sl.state = g.Start()
-		for _, a := range sl.opening {
-			sl.state.Play(a)
-		}
-		sl.moves = append(sl.moves[:0], sl.opening...)
-		sl.neverResign = rng.Float64() < sp.Resign.NeverShare
-		sl.low, sl.would = [2]int{}, [2]bool{}
-		if sl.neverResign {
-			st.neverResign++
-		}
-		if sl.rec == nil {
-			sl.rec = dataset.NewRecorder(g, enc, reward)
-		}
-		sl.rec.Start(firstGame+int64(sl.id), seed, [2]string{spec, spec}, sl.opening)
-	}
-	finish := func(sl *slot, resigner int) {
-		var game *dataset.Game
+	live := map[int]*game{}
+	var free []*dataset.Recorder
+	finish := func(k int, gm *game, final *env.State, resigner int) {
+		var rec *dataset.Game
 		if resigner >= 0 {
-			game = sl.rec.Resign(&sl.state, resigner)
+			rec = gm.rec.Resign(final, resigner)
 			st.resigned++
 		} else {
-			game = sl.rec.Finish(&sl.state)
-			outcome := sl.state.Rewards(reward)
+			rec = gm.rec.Finish(final)
+			outcome := final.Rewards(reward)
 			for p := 0; p < 2; p++ {
-				if sl.would[p] && outcome[p] >= 0 {
+				if gm.would[p] && outcome[p] >= 0 {
 					st.falseResign++
 				}
 			}
-			log.Keep(game)
+			log.Keep(rec)
 		}
-		win.keep(game)
+		win.keep(rec)
 		st.games++
-		st.positions += game.Record.Positions
-		st.plies += len(sl.moves)
-		if resigner < 0 && sl.id < sp.SampleGames {
-			s := &sl.state
+		st.positions += rec.Record.Positions
+		st.plies += rec.Record.Plies
+		if resigner < 0 && k < sp.SampleGames {
+			r := &rec.Record
 			st.records = append(st.records, evaluate.Record{
 				Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: custom,
 				Players: [2]string{"selfplay", "selfplay"},
 				Specs:   [2]string{spec, spec},
-				Seed:    uint64(firstGame) + uint64(sl.id), Index: sl.id,
-				Opening: append([]int{}, sl.opening...), Moves: append([]int{}, sl.moves...),
-				Stores: s.FinalStores(), MatchPoints: s.MatchPoints(), Reason: s.Reason().String(), Plies: len(sl.moves)})
+				Seed:    uint64(firstGame) + uint64(k), Index: k,
+				Opening: append([]int{}, r.Opening...), Moves: append([]int{}, r.Moves...),
+				Stores: final.FinalStores(), MatchPoints: final.MatchPoints(), Reason: final.Reason().String(), Plies: r.Plies})
 		}
-		sl.id = -1
+		delete(live, k)
+		free = append(free, gm.rec)
 		if progress != nil {
 			progress(st.games, n)
 		}
 	}
-	for i := range slots {
-		slots[i].id = -1
-	}
-	pc := cfg.Search.PlayoutCap
-	for {
-		running := 0
-		for i := range slots {
-			sl := &slots[i]
-			if sl.id < 0 && next < n {
-				start(sl)
-				for sl.state.Terminal() { // an opening that ended the game (tiny boards)
-					finish(sl, -1)
-					if next >= n {
-						break
-					}
-					start(sl)
-				}
-			}
-			jobs[i] = agents.LockstepJob{}
-			if sl.id < 0 {
-				continue
-			}
-			running++
-			full := !pc.Enabled || rng.Float64() < pc.FullShare
-			jobs[i] = agents.LockstepJob{State: &sl.state, Sims: cfg.Search.Sims, Noise: full, Full: full}
-			if !full {
-				jobs[i].Sims = pc.FastSims
-			}
-		}
-		if running == 0 {
-			return st, nil
-		}
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
-		ls.Search(jobs, out)
-		for i := range slots {
-			sl := &slots[i]
-			if sl.id < 0 {
-				continue
-			}
-			r := &out[i]
-			s := &sl.state
-			mover := s.ToMove()
-			if jobs[i].Full {
-				if th := sp.Resign.Threshold; th != 0 {
-					if float64(r.Value) < th {
-						sl.low[mover]++
-					} else {
-						sl.low[mover] = 0
-					}
-					if sl.low[mover] >= sp.Resign.Consecutive {
-						if !sl.neverResign {
-							finish(sl, mover)
-							continue
-						}
-						sl.would[mover] = true
-					}
-				}
-			}
-			temp := cfg.Search.FinalTemperature
-			if s.Ply() < cfg.Search.TemperaturePlies {
-				temp = cfg.Search.Temperature
-			}
-			a := ls.Choose(r, temp)
-			if jobs[i].Full {
-				sl.rec.Add(s, a, &dataset.Search{Policy: r.Policy, Value: r.Value})
+	err := pl.Play(ctx, n, func(m *agents.SelfPlayMove) error {
+		gm := live[m.Game]
+		if gm == nil {
+			gm = &game{}
+			if k := len(free); k > 0 {
+				gm.rec, free = free[k-1], free[:k-1]
 			} else {
-				sl.rec.Skip(s, a)
+				gm.rec = dataset.NewRecorder(g, enc, reward)
 			}
-			s.Play(a)
-			sl.moves = append(sl.moves, a)
-			if s.Terminal() {
-				finish(sl, -1)
+			moves, seed := open.of(m.Game)
+			gm.rec.Start(firstGame+int64(m.Game), seed, [2]string{spec, spec}, moves)
+			live[m.Game] = gm
+			if m.NeverResign {
+				st.neverResign++
 			}
 		}
-	}
+		if m.WouldResign {
+			gm.would[m.Before.ToMove()] = true
+		}
+		switch {
+		case m.Resigned:
+			finish(m.Game, gm, m.Before, m.Before.ToMove())
+		case m.Action < 0: // an opening that ended the game (tiny boards)
+			finish(m.Game, gm, m.Final, -1)
+		default:
+			if m.Search.Full {
+				gm.rec.Add(m.Before, m.Action, &dataset.Search{Policy: m.Search.Policy, Value: m.Search.Value})
+			} else {
+				gm.rec.Skip(m.Before, m.Action)
+			}
+			if m.Final != nil {
+				finish(m.Game, gm, m.Final, -1)
+			}
+		}
+		return nil
+	})
+	return st, err
 }
 
 // customRules returns g's rules for a game record when they are not a

@@ -3,6 +3,7 @@ package alphazero
 import (
 	"context"
 	"github.com/urim-rl/urim/train"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
@@ -47,7 +48,12 @@ func playFake(t *testing.T, sets ...string) (*selfPlayStats, *Buffer, *env.Game)
 	}
 	g := env.MustGame(env.Urim4)
 	win := memoryWindow(env.EncodingCompact.Dim(g), g.PitsPerRow(), 10000)
-	st, err := selfPlay(context.Background(), &cfg, g, env.EncodingCompact, env.RewardMatchPoints, &fakeSearch{}, win, nil, 1, 0, nil)
+	open := openings{g: g, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: 1}
+	lc := LockstepConfig(&cfg, env.RewardMatchPoints)
+	lc.Moves.Start = open.start
+	pl := &agents.SelfPlay{Searcher: &fakeSearch{}, Game: g, Games: lc.Games, Sims: lc.Search.Sims, Moves: lc.Moves,
+		Rand: rand.New(rand.NewPCG(1, 2))}
+	st, err := selfPlay(context.Background(), &cfg, g, env.EncodingCompact, env.RewardMatchPoints, pl, open, win, nil, 1, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
