@@ -10,6 +10,9 @@ const (
 	ScheduleConstant = "constant" // LR throughout
 	ScheduleStep     = "step"     // LR·Gamma^⌊step/Every⌋
 	ScheduleCosine   = "cosine"   // from LR down to MinLR along a half cosine over Steps
+	// ScheduleMilestones is LR·Gamma^k, k the number of Milestones at or
+	// before the step.
+	ScheduleMilestones = "milestones"
 )
 
 // Schedule gives the learning rate of each training step. Every kind starts
@@ -33,6 +36,10 @@ type Schedule struct {
 	Steps int64 `yaml:"steps" json:"steps"`
 	// MinLR is the cosine's floor.
 	MinLR float64 `yaml:"min_lr" json:"min_lr"`
+	// Milestones are the steps (after the warm-up) at which the
+	// milestones schedule multiplies the rate by Gamma, in increasing
+	// order.
+	Milestones []int64 `yaml:"milestones,omitempty" json:"milestones,omitempty"`
 }
 
 // Validate reports the first problem with s, or nil.
@@ -54,8 +61,17 @@ func (s Schedule) Validate() error {
 		if s.Steps < 1 {
 			return fmt.Errorf("nn: cosine schedule needs steps ≥ 1 (got %d)", s.Steps)
 		}
+	case ScheduleMilestones:
+		for i, m := range s.Milestones {
+			if m < 0 || (i > 0 && m <= s.Milestones[i-1]) {
+				return fmt.Errorf("nn: milestones %v: want increasing steps ≥ 0", s.Milestones)
+			}
+		}
+		if s.Gamma <= 0 {
+			return fmt.Errorf("nn: milestones schedule needs gamma > 0 (got %v)", s.Gamma)
+		}
 	default:
-		return fmt.Errorf("nn: unknown schedule kind %q (known: %s, %s, %s)", s.Kind, ScheduleConstant, ScheduleStep, ScheduleCosine)
+		return fmt.Errorf("nn: unknown schedule kind %q (known: %s, %s, %s, %s)", s.Kind, ScheduleConstant, ScheduleStep, ScheduleCosine, ScheduleMilestones)
 	}
 	return nil
 }
@@ -79,6 +95,12 @@ func (s Schedule) At(step int64) float64 {
 		if s.Steps > 0 {
 			f := min(float64(t)/float64(s.Steps), 1)
 			return s.MinLR + (lr-s.MinLR)*0.5*(1+math.Cos(math.Pi*f))
+		}
+	case ScheduleMilestones:
+		for _, m := range s.Milestones {
+			if t >= m {
+				lr *= s.Gamma
+			}
 		}
 	}
 	return lr

@@ -237,12 +237,16 @@ func TestSchedules(t *testing.T) {
 		{Schedule{Kind: ScheduleCosine, LR: 1, MinLR: 0.1, Steps: 100, Warmup: 10}, 10, 1},
 		{Schedule{Kind: ScheduleCosine, LR: 1, MinLR: 0.1, Steps: 100, Warmup: 10}, 60, 0.55},
 		{Schedule{Kind: ScheduleCosine, LR: 1, MinLR: 0.1, Steps: 100, Warmup: 10}, 500, 0.1},
+		{Schedule{Kind: ScheduleMilestones, LR: 1, Gamma: 0.1, Milestones: []int64{50, 75}}, 49, 1},
+		{Schedule{Kind: ScheduleMilestones, LR: 1, Gamma: 0.1, Milestones: []int64{50, 75}}, 50, 0.1},
+		{Schedule{Kind: ScheduleMilestones, LR: 1, Gamma: 0.1, Milestones: []int64{50, 75}}, 99, 0.01},
 	} {
 		if got := c.s.At(c.step); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%+v at %d: %v, want %v", c.s, c.step, got, c.want)
 		}
 	}
-	for _, bad := range []Schedule{{Kind: "linear"}, {Kind: ScheduleStep}, {Kind: ScheduleCosine}, {LR: math.NaN()}, {Warmup: -1}} {
+	for _, bad := range []Schedule{{Kind: "linear"}, {Kind: ScheduleStep}, {Kind: ScheduleCosine}, {LR: math.NaN()}, {Warmup: -1},
+		{Kind: ScheduleMilestones, Gamma: 0.1, Milestones: []int64{5, 5}}, {Kind: ScheduleMilestones, Milestones: []int64{5}}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v: no error", bad)
 		}
