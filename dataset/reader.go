@@ -195,10 +195,10 @@ func (sh *Shard) Games() []Game {
 	starts := sh.GameRows()
 	for j, r := range sh.Records {
 		lo, hi := starts[j], starts[j]+r.Positions
-		games[j] = Game{Record: r,
+		games[j] = Game{Record: r, Columns: Columns{
 			Obs: t.Obs[lo*t.Dim : hi*t.Dim : hi*t.Dim], Mask: t.Mask[lo*t.Actions : hi*t.Actions : hi*t.Actions],
 			Policy: t.Policy[lo*t.Actions : hi*t.Actions : hi*t.Actions], HasPolicy: t.HasPolicy[lo:hi:hi],
-			Value: t.Value[lo:hi:hi], Outcome: t.Outcome[lo:hi:hi], Action: t.Action[lo:hi:hi], Ply: t.Ply[lo:hi:hi]}
+			Value: t.Value[lo:hi:hi], Outcome: t.Outcome[lo:hi:hi], Action: t.Action[lo:hi:hi], Ply: t.Ply[lo:hi:hi]}}
 	}
 	return games
 }

@@ -44,16 +44,9 @@ func SearchFromInfo(info *agents.SearchInfo) (Search, bool) {
 // recorded position; the flat arrays are row-major.
 type Game struct {
 	Record Record
-	// Obs holds Positions rows of ObsDim floats, Mask and Policy rows of
-	// Actions values.
-	Obs       []float32
-	Mask      []bool
-	Policy    []float32
-	HasPolicy []bool
-	Value     []float32
-	Outcome   []float32
-	Action    []int32
-	Ply       []int32
+	// Columns hold Positions rows: Obs rows of ObsDim floats, Mask and
+	// Policy rows of Actions values.
+	Columns
 }
 
 // recordRows is the number of rows a Recorder makes room for at the start
@@ -89,10 +82,10 @@ func (r *Recorder) Start(id int64, seed uint64, specs [2]string, opening []int) 
 		ID: id, Seed: seed, Rules: r.g.Rules(), Agents: specs,
 		Opening: append([]int{}, opening...),
 		Moves:   append(make([]int, 0, len(opening)+n), opening...),
-	},
+	}, Columns: Columns{
 		Obs: make([]float32, 0, n*dim), Mask: make([]bool, 0, n*a), Policy: make([]float32, 0, n*a),
 		HasPolicy: make([]bool, 0, n), Value: make([]float32, 0, n), Action: make([]int32, 0, n), Ply: make([]int32, 0, n),
-	}
+	}}
 	r.movers = r.movers[:0]
 	r.started = true
 }

@@ -12,20 +12,29 @@ import (
 	"github.com/urim-rl/urim/internal/numpy"
 )
 
-// Tensors holds the arrays of one shard, flat and row-major: N rows, Obs of
-// Dim columns, Mask and Policy of Actions columns.
+// Columns are the arrays of tensor rows, flat and row-major, one row per
+// recorded position: the one declaration of the row schema (schema.go names
+// the arrays and their dtypes; docs/dataset.md documents them). A [Game]
+// holds its rows in them, [Tensors] a shard's, and training's replay window
+// its ring.
+type Columns struct {
+	Obs       []float32 // rows × Dim: the observation of the player to move
+	Mask      []bool    // rows × Actions: the legal actions
+	Policy    []float32 // rows × Actions: the search's visit distribution, zeros without one
+	HasPolicy []bool    // the mover reported a search
+	Value     []float32 // the search's value for the mover, 0 without one
+	Outcome   []float32 // the game's reward for the mover
+	Action    []int32   // the action played
+	Ply       []int32   // plies played before the position
+}
+
+// Tensors holds the arrays of one shard: N rows of [Columns] (Obs of Dim
+// columns, Mask and Policy of Actions columns), and each row's game id,
+// which a [Game] holds once, in its record.
 type Tensors struct {
 	N, Dim, Actions int
-
-	Obs       []float32
-	Mask      []bool
-	Policy    []float32
-	HasPolicy []bool
-	Value     []float32
-	Outcome   []float32
-	Action    []int32
-	Ply       []int32
-	GameID    []int64
+	Columns
+	GameID []int64
 }
 
 // appendGame appends the rows of g.
@@ -47,9 +56,9 @@ func (t *Tensors) appendGame(g *Game) {
 
 // reset empties t, keeping its buffers.
 func (t *Tensors) reset() {
-	*t = Tensors{Dim: t.Dim, Actions: t.Actions,
+	*t = Tensors{Dim: t.Dim, Actions: t.Actions, Columns: Columns{
 		Obs: t.Obs[:0], Mask: t.Mask[:0], Policy: t.Policy[:0], HasPolicy: t.HasPolicy[:0],
-		Value: t.Value[:0], Outcome: t.Outcome[:0], Action: t.Action[:0], Ply: t.Ply[:0], GameID: t.GameID[:0]}
+		Value: t.Value[:0], Outcome: t.Outcome[:0], Action: t.Action[:0], Ply: t.Ply[:0]}, GameID: t.GameID[:0]}
 }
 
 // WriteNPZ writes t as a NumPy .npz archive with internal/numpy, one

@@ -128,7 +128,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 			return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.policyLoss, m.valueLoss)
 		}
 		after := policyOf(s.Net, probe)
-		m.entropy, m.kl = entropyKL(before, after, probe.Mask, s.Game.PitsPerRow())
+		m.entropy, m.kl = entropyKL(before, after, probe.N, s.Game.PitsPerRow())
 	}
 
 	// The sample games.

@@ -3,31 +3,37 @@ package alphazero
 import (
 	"math"
 
+	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
 
-// policyOf returns the network's masked softmax policy on the batch's
+// policyOf returns the network's masked softmax policy on the rows'
 // observations, row-major rows×actions.
-func policyOf(net *nn.Net, b *Batch) []float32 {
-	rows := len(b.Value)
+func policyOf(net *nn.Net, t *dataset.Tensors) []float32 {
+	rows := t.N
 	actions := net.Actions()
 	out := make([]float32, rows*actions)
 	if rows == 0 {
 		return out
 	}
 	pred := net.NewPredictor(rows)
-	logits, _ := pred.Predict(b.Obs, rows)
+	logits, _ := pred.Predict(t.Obs, rows)
 	for i := 0; i < rows; i++ {
-		nn.MaskedSoftmax(out[i*actions:(i+1)*actions], logits[i*actions:(i+1)*actions], b.Mask[i], 1)
+		var legal env.Mask
+		for a, ok := range t.Mask[i*t.Actions : (i+1)*t.Actions] {
+			if ok {
+				legal |= 1 << a
+			}
+		}
+		nn.MaskedSoftmax(out[i*actions:(i+1)*actions], logits[i*actions:(i+1)*actions], legal, 1)
 	}
 	return out
 }
 
 // entropyKL returns the mean entropy of the policy after and the mean
 // KL(before ‖ after), in nats, over the rows.
-func entropyKL(before, after []float32, masks []env.Mask, actions int) (entropy, kl float64) {
-	rows := len(masks)
+func entropyKL(before, after []float32, rows, actions int) (entropy, kl float64) {
 	if rows == 0 {
 		return math.NaN(), math.NaN()
 	}

@@ -4,26 +4,22 @@ import (
 	"math/rand/v2"
 
 	"github.com/urim-rl/urim/dataset"
-	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
 
-// Buffer is the replay window in memory: a ring of the most recent
-// positions searched in self-play, each with its training targets, drawn
-// from the window's dataset shards (window.go). Its arrays are allocated
-// once, at full size; adding and sampling allocate nothing.
+// Buffer is the replay window in memory: a ring of the newest positions
+// with a policy target, drawn from the window's dataset shards (window.go)
+// and held in the dataset's row schema, dataset.Columns: observation, mask,
+// visit distribution (the policy target), search value, outcome (the value
+// target) and ply, with each row's game id. Its arrays are allocated once,
+// at full size; adding and sampling allocate nothing.
 type Buffer struct {
 	dim, actions, window int
 
-	obs    []float32 // window×dim observations, seen by the player to move
-	policy []float32 // window×actions visit distributions
-	value  []float32 // final outcome for the player to move
-	root   []float32 // root value of the search, for the player to move
-	mask   []env.Mask
-	ply    []int32
-	game   []int64
+	rows dataset.Columns // window rows (Action and HasPolicy are not kept)
+	game []int64
 
-	n, next int   // rows filled; the row the next Add writes
+	n, next int   // rows filled; the row the next add writes
 	added   int64 // rows ever added
 	checked int64 // the value of added when checkFinite last passed
 }
@@ -31,10 +27,10 @@ type Buffer struct {
 // NewBuffer returns an empty buffer of window rows of dim observation
 // columns and actions policy columns.
 func NewBuffer(dim, actions, window int) *Buffer {
-	return &Buffer{dim: dim, actions: actions, window: window,
-		obs: make([]float32, window*dim), policy: make([]float32, window*actions),
-		value: make([]float32, window), root: make([]float32, window),
-		mask: make([]env.Mask, window), ply: make([]int32, window), game: make([]int64, window)}
+	return &Buffer{dim: dim, actions: actions, window: window, rows: dataset.Columns{
+		Obs: make([]float32, window*dim), Mask: make([]bool, window*actions), Policy: make([]float32, window*actions),
+		Value: make([]float32, window), Outcome: make([]float32, window), Ply: make([]int32, window),
+	}, game: make([]int64, window)}
 }
 
 // Len returns the number of positions held.
@@ -43,93 +39,36 @@ func (b *Buffer) Len() int { return b.n }
 // Added returns the number of positions ever added.
 func (b *Buffer) Added() int64 { return b.added }
 
-// Sample is one searched position with its targets.
-type Sample struct {
-	Obs    []float32 // the observation row (Dim columns)
-	Mask   env.Mask  // legal actions
-	Policy []float32 // the search's visit distribution (Actions columns)
-	Value  float32   // the game's final outcome for the player to move
-	Root   float32   // the search's root value for the player to move
-	Ply    int       // ply of the position in its game
-	Game   int64     // the game's id within the run
-}
-
-// Add appends s, dropping the oldest position when the buffer is full.
-func (b *Buffer) Add(s *Sample) {
-	i := b.next
-	copy(b.obs[i*b.dim:(i+1)*b.dim], s.Obs)
-	copy(b.policy[i*b.actions:(i+1)*b.actions], s.Policy)
-	b.value[i], b.root[i], b.mask[i] = s.Value, s.Root, s.Mask
-	b.ply[i], b.game[i] = int32(s.Ply), s.Game
+// add appends row i of c (of b's widths), of game id, dropping the oldest
+// row when the buffer is full.
+func (b *Buffer) add(c *dataset.Columns, i int, id int64) {
+	d, a, j := b.dim, b.actions, b.next
+	copy(b.rows.Obs[j*d:(j+1)*d], c.Obs[i*d:(i+1)*d])
+	copy(b.rows.Mask[j*a:(j+1)*a], c.Mask[i*a:(i+1)*a])
+	copy(b.rows.Policy[j*a:(j+1)*a], c.Policy[i*a:(i+1)*a])
+	b.rows.Value[j], b.rows.Outcome[j], b.rows.Ply[j] = c.Value[i], c.Outcome[i], c.Ply[i]
+	b.game[j] = id
 	b.next = (b.next + 1) % b.window
 	b.n = min(b.n+1, b.window)
 	b.added++
 }
 
-// Batch holds a training batch: rows drawn from the buffer.
-type Batch struct {
-	Obs    []float32 // n×dim
-	Policy []float32 // n×actions
-	Value  []float32 // n
-	Mask   []env.Mask
-}
-
-// NewBatch allocates a batch of n rows for b.
-func (b *Buffer) NewBatch(n int) *Batch {
-	return &Batch{Obs: make([]float32, n*b.dim), Policy: make([]float32, n*b.actions),
-		Value: make([]float32, n), Mask: make([]env.Mask, n)}
-}
-
-// Fill draws len(dst.Value) rows uniformly, with replacement, from the
-// buffer into dst. It panics on an empty buffer.
-func (b *Buffer) Fill(dst *Batch, rng *rand.Rand) {
-	if b.n == 0 {
-		panic("train: sampling an empty replay buffer")
-	}
-	for k := range dst.Value {
-		i := b.row(rng.IntN(b.n))
-		copy(dst.Obs[k*b.dim:(k+1)*b.dim], b.obs[i*b.dim:(i+1)*b.dim])
-		copy(dst.Policy[k*b.actions:(k+1)*b.actions], b.policy[i*b.actions:(i+1)*b.actions])
-		dst.Value[k], dst.Mask[k] = b.value[i], b.mask[i]
-	}
-}
-
-// Newest copies the most recent n rows (fewer if the buffer holds fewer)
-// into a new batch: the positions an iteration just generated.
-func (b *Buffer) Newest(n int) *Batch {
-	n = min(n, b.n)
-	dst := b.NewBatch(n)
-	for k := 0; k < n; k++ {
-		i := ((b.next-1-k)%b.window + b.window) % b.window
-		copy(dst.Obs[k*b.dim:(k+1)*b.dim], b.obs[i*b.dim:(i+1)*b.dim])
-		copy(dst.Policy[k*b.actions:(k+1)*b.actions], b.policy[i*b.actions:(i+1)*b.actions])
-		dst.Value[k], dst.Mask[k] = b.value[i], b.mask[i]
-	}
-	return dst
-}
-
-// addRows appends the rows of t that have a policy target, in order: the
-// search's visit distribution as the policy, the outcome as the value
-// target, the search value as the root value. It returns how many.
-func (b *Buffer) addRows(t *dataset.Tensors) int {
-	n := 0
-	var smp Sample
-	for i := 0; i < t.N; i++ {
-		if !t.HasPolicy[i] {
+// addRows appends the first n rows of c that have a policy target, in
+// order, the rows of game ids[i] (or of game id when ids is nil), and
+// returns how many.
+func (b *Buffer) addRows(c *dataset.Columns, n int, ids []int64, id int64) int {
+	k := 0
+	for i := 0; i < n; i++ {
+		if !c.HasPolicy[i] {
 			continue
 		}
-		var m env.Mask
-		for a, ok := range t.Mask[i*t.Actions : (i+1)*t.Actions] {
-			if ok {
-				m |= 1 << a
-			}
+		if ids != nil {
+			id = ids[i]
 		}
-		smp = Sample{Obs: t.Obs[i*t.Dim : (i+1)*t.Dim], Policy: t.Policy[i*t.Actions : (i+1)*t.Actions], Mask: m,
-			Value: t.Outcome[i], Root: t.Value[i], Ply: int(t.Ply[i]), Game: t.GameID[i]}
-		b.Add(&smp)
-		n++
+		b.add(c, i, id)
+		k++
 	}
-	return n
+	return k
 }
 
 // row returns the ring index of the k-th oldest row held: sampling by age
@@ -137,23 +76,44 @@ func (b *Buffer) addRows(t *dataset.Tensors) int {
 // their order, so a window rebuilt from its shards samples as the original.
 func (b *Buffer) row(k int) int { return (b.next - b.n + k + b.window) % b.window }
 
-// FillTrain draws b.N rows uniformly, with replacement, into a training
-// batch of the nn package (masks as 0/1 columns). It panics on an empty
-// buffer.
+// Newest copies the most recent n rows (fewer if the buffer holds fewer),
+// newest first, into new tensors: the positions an iteration just
+// generated.
+func (b *Buffer) Newest(n int) *dataset.Tensors {
+	n = min(n, b.n)
+	d, a := b.dim, b.actions
+	t := &dataset.Tensors{N: n, Dim: d, Actions: a, Columns: dataset.Columns{
+		Obs: make([]float32, n*d), Mask: make([]bool, n*a), Policy: make([]float32, n*a),
+		Value: make([]float32, n), Outcome: make([]float32, n), Ply: make([]int32, n)}, GameID: make([]int64, n)}
+	for k := 0; k < n; k++ {
+		i := b.row(b.n - 1 - k)
+		copy(t.Obs[k*d:(k+1)*d], b.rows.Obs[i*d:(i+1)*d])
+		copy(t.Mask[k*a:(k+1)*a], b.rows.Mask[i*a:(i+1)*a])
+		copy(t.Policy[k*a:(k+1)*a], b.rows.Policy[i*a:(i+1)*a])
+		t.Value[k], t.Outcome[k], t.Ply[k], t.GameID[k] = b.rows.Value[i], b.rows.Outcome[i], b.rows.Ply[i], b.game[i]
+	}
+	return t
+}
+
+// FillTrain draws dst.N rows uniformly, with replacement, into a training
+// batch of the nn package: the visit distribution as the policy target, the
+// outcome as the value target, the mask as 0/1 columns. It panics on an
+// empty buffer.
 func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 	if b.n == 0 {
 		panic("train: sampling an empty replay buffer")
 	}
+	d, a := b.dim, b.actions
 	for k := 0; k < dst.N; k++ {
 		i := b.row(rng.IntN(b.n))
-		copy(dst.Obs[k*b.dim:(k+1)*b.dim], b.obs[i*b.dim:(i+1)*b.dim])
-		copy(dst.Policy[k*b.actions:(k+1)*b.actions], b.policy[i*b.actions:(i+1)*b.actions])
-		dst.Value[k] = b.value[i]
-		m := dst.Mask[k*b.actions : (k+1)*b.actions]
-		for a := range m {
-			m[a] = 0
-			if b.mask[i].Has(a) {
-				m[a] = 1
+		copy(dst.Obs[k*d:(k+1)*d], b.rows.Obs[i*d:(i+1)*d])
+		copy(dst.Policy[k*a:(k+1)*a], b.rows.Policy[i*a:(i+1)*a])
+		dst.Value[k] = b.rows.Outcome[i]
+		m := dst.Mask[k*a : (k+1)*a]
+		for j, ok := range b.rows.Mask[i*a : (i+1)*a] {
+			m[j] = 0
+			if ok {
+				m[j] = 1
 			}
 		}
 	}

@@ -27,17 +27,17 @@ func (b *Buffer) checkFinite() error {
 		i := ((b.next-1-k)%b.window + b.window) % b.window
 		where := ""
 		var x float32
-		if k := bad(b.obs[i*b.dim : (i+1)*b.dim]); k >= 0 {
-			where, x = fmt.Sprintf("observation column %d", k), b.obs[i*b.dim+k]
-		} else if k := bad(b.policy[i*b.actions : (i+1)*b.actions]); k >= 0 {
-			where, x = fmt.Sprintf("policy target of action %d", k), b.policy[i*b.actions+k]
-		} else if bad(b.value[i:i+1]) >= 0 {
-			where, x = "value target", b.value[i]
-		} else if bad(b.root[i:i+1]) >= 0 {
-			where, x = "root value", b.root[i]
+		if k := bad(b.rows.Obs[i*b.dim : (i+1)*b.dim]); k >= 0 {
+			where, x = fmt.Sprintf("observation column %d", k), b.rows.Obs[i*b.dim+k]
+		} else if k := bad(b.rows.Policy[i*b.actions : (i+1)*b.actions]); k >= 0 {
+			where, x = fmt.Sprintf("policy target of action %d", k), b.rows.Policy[i*b.actions+k]
+		} else if bad(b.rows.Outcome[i:i+1]) >= 0 {
+			where, x = "value target", b.rows.Outcome[i]
+		} else if bad(b.rows.Value[i:i+1]) >= 0 {
+			where, x = "root value", b.rows.Value[i]
 		}
 		if where != "" {
-			return fmt.Errorf("row %d (game %d, ply %d): the %s is %g, not a finite number", i, b.game[i], b.ply[i], where, x)
+			return fmt.Errorf("row %d (game %d, ply %d): the %s is %g, not a finite number", i, b.game[i], b.rows.Ply[i], where, x)
 		}
 	}
 	b.checked = b.added

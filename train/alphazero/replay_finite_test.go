@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
@@ -23,20 +24,25 @@ func TestNonFiniteRowsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, poison := range []func(s *Sample){
-		func(s *Sample) { s.Obs[2] = float32(math.NaN()) },
-		func(s *Sample) { s.Policy[1] = float32(math.Inf(1)) },
-		func(s *Sample) { s.Value = float32(math.NaN()) },
+	d, a := enc.Dim(), g.PitsPerRow()
+	for _, poison := range []func(t *dataset.Tensors){
+		func(t *dataset.Tensors) { t.Obs[13*d+2] = float32(math.NaN()) },
+		func(t *dataset.Tensors) { t.Policy[13*a+1] = float32(math.Inf(1)) },
+		func(t *dataset.Tensors) { t.Outcome[13] = float32(math.NaN()) },
 	} {
-		buf := NewBuffer(enc.Dim(), g.PitsPerRow(), 64)
+		buf := NewBuffer(d, a, 64)
+		rows := &dataset.Tensors{N: 20, Dim: d, Actions: a, Columns: dataset.Columns{
+			Obs: make([]float32, 20*d), Mask: make([]bool, 20*a), Policy: make([]float32, 20*a), HasPolicy: make([]bool, 20),
+			Value: make([]float32, 20), Outcome: make([]float32, 20), Action: make([]int32, 20), Ply: make([]int32, 20)},
+			GameID: make([]int64, 20)}
 		for i := range 20 {
-			s := &Sample{Obs: make([]float32, enc.Dim()), Policy: make([]float32, g.PitsPerRow()), Mask: env.Mask(63), Ply: i, Game: 7}
-			s.Policy[0] = 1
-			if i == 13 {
-				poison(s)
+			rows.Policy[i*a], rows.HasPolicy[i], rows.Ply[i], rows.GameID[i] = 1, true, int32(i), 7
+			for k := range a {
+				rows.Mask[i*a+k] = true
 			}
-			buf.Add(s)
 		}
+		poison(rows)
+		buf.addRows(&rows.Columns, rows.N, rows.GameID, 0)
 		sess, err := train.NewSession(cfg, net)
 		if err != nil {
 			t.Fatal(err)
@@ -52,17 +58,15 @@ func TestNonFiniteRowsRefused(t *testing.T) {
 // found by the next check, which reads only the new rows.
 func TestCheckFiniteIncremental(t *testing.T) {
 	b := NewBuffer(3, 2, 5)
-	for i := range 7 {
-		b.Add(sample(i))
-	}
+	src := rows(14) // rows 0, 2, … have a policy target, at those plies
+	b.addRows(&src.Columns, src.N, src.GameID, 0)
 	if err := b.checkFinite(); err != nil {
 		t.Fatal(err)
 	}
-	s := sample(7)
-	s.Obs[1] = float32(math.NaN())
-	b.Add(s)
-	b.Add(sample(8))
-	if err := b.checkFinite(); err == nil || !strings.Contains(err.Error(), "ply 7") {
+	more := rows(18)
+	more.Obs[14*3+1] = float32(math.NaN())
+	b.addRows(&more.Columns, more.N, more.GameID, 0)
+	if err := b.checkFinite(); err == nil || !strings.Contains(err.Error(), "ply 14") {
 		t.Fatalf("after a NaN row: %v, want it named", err)
 	}
 }

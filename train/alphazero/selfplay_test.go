@@ -76,11 +76,11 @@ func TestSelfPlayResigns(t *testing.T) {
 	}
 	for i := 0; i < buf.Len(); i++ {
 		want := float32(1)
-		if buf.ply[i]%2 == 1 {
+		if buf.rows.Ply[i]%2 == 1 {
 			want = -1
 		}
-		if buf.value[i] != want {
-			t.Errorf("row %d (ply %d): value %v, want %v", i, buf.ply[i], buf.value[i], want)
+		if buf.rows.Outcome[i] != want {
+			t.Errorf("row %d (ply %d): value %v, want %v", i, buf.rows.Ply[i], buf.rows.Outcome[i], want)
 		}
 	}
 	if len(st.records) != 0 {
@@ -113,8 +113,8 @@ func TestSelfPlayNeverResignCountsFalseResignations(t *testing.T) {
 	}
 	// Value targets are the final rewards from each mover's side.
 	for i := 0; i < buf.Len(); i++ {
-		if buf.value[i] != r[buf.ply[i]%2] {
-			t.Fatalf("row %d (ply %d): value %v, want %v", i, buf.ply[i], buf.value[i], r[buf.ply[i]%2])
+		if buf.rows.Outcome[i] != r[buf.rows.Ply[i]%2] {
+			t.Fatalf("row %d (ply %d): value %v, want %v", i, buf.rows.Ply[i], buf.rows.Outcome[i], r[buf.rows.Ply[i]%2])
 		}
 	}
 	for _, rec := range st.records {

@@ -138,7 +138,7 @@ func (win *window) load(s *train.Session, sh windowShard) error {
 	if err != nil {
 		return fmt.Errorf("train: replay window: %w", err)
 	}
-	n := win.buf.addRows(t)
+	n := win.buf.addRows(&t.Columns, t.N, t.GameID, 0)
 	if sh.Rows >= 0 && n != sh.Rows {
 		return fmt.Errorf("train: replay window: %s: %d rows with a policy, state.json records %d", filepath.Join(dir, sh.Tensors), n, sh.Rows)
 	}
@@ -171,11 +171,7 @@ func (win *window) add() (positions int, err error) {
 	}
 	for i := range win.games {
 		g := &win.games[i]
-		n := g.Record.Positions
-		t := dataset.Tensors{N: n, Dim: win.dim, Actions: win.a, Obs: g.Obs, Mask: g.Mask, Policy: g.Policy,
-			HasPolicy: g.HasPolicy, Value: g.Value, Outcome: g.Outcome, Ply: g.Ply,
-			GameID: slices.Repeat([]int64{g.Record.ID}, n)}
-		positions += win.buf.addRows(&t)
+		positions += win.buf.addRows(&g.Columns, g.Record.Positions, nil, g.Record.ID)
 	}
 	clear(win.games)
 	win.games = win.games[:0]
