@@ -50,13 +50,15 @@ the built-in copy of configs/quickstart.yaml is used). Everything goes to
 the run directory (output: in the config): the effective config.yaml,
 metrics.csv with one row per iteration, losses.png, elo.png and speed.png
 (one panel per quantity), checkpoints/latest.ckpt, best.ckpt and the
-iteration checkpoints that checkpoints.keep_last and keep_every keep, the
-replay buffer, a sample of self-play games and every evaluation game.
+iteration checkpoints that checkpoints.keep_last and keep_every keep,
+AlphaZero's replay window (replay/, dataset shards), a sample of self-play
+games and every evaluation game.
 
 Each iteration plays games with the lock-step PUCT search, trains on the
-replay buffer, saves a checkpoint and, every evaluation.every iterations,
-rates the network against the configured opponents (Elo with random at 0, the
-scale of configs/bench-classical.yaml). Every file is written atomically and
+replay window (replay.datasets can start it from urim selfplay's output),
+saves a checkpoint and, every evaluation.every iterations, rates the network
+against the configured opponents (Elo with random at 0, the scale of
+configs/bench-classical.yaml). Every file is written atomically and
 an iteration is committed at its end, so a run stopped by Ctrl-C (exit
 status 130, with the command that continues it) or killed continues from its
 last completed iteration with --resume (the config's

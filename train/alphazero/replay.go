@@ -101,7 +101,7 @@ func (b *Buffer) Newest(n int) *dataset.Tensors {
 // empty buffer.
 func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 	if b.n == 0 {
-		panic("train: sampling an empty replay buffer")
+		panic("train: sampling an empty replay window")
 	}
 	d, a := b.dim, b.actions
 	for k := 0; k < dst.N; k++ {
