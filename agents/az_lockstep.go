@@ -82,20 +82,20 @@ func (c *LockstepConfig) check() error {
 }
 
 // Lockstep searches many games at once for self-play: every game has its
-// own PUCT tree, and each round selects up to Leaves leaves in every tree
-// (with virtual loss) and evaluates all of them in one forward pass of the
-// network, so the network sees batches of Games × Leaves positions even
-// though each tree is searched one leaf at a time.
+// own PUCT tree, and each round selects up to Search.Batch leaves in every
+// tree (with virtual loss) and evaluates all of them in one forward pass of
+// the network, so the network sees batches of Games × Search.Batch
+// positions even though each tree is searched a leaf or a few at a time.
 //
-// [Lockstep.Play] plays whole games and reports every move: the visit
-// distribution and root value the training loop and dataset export record,
-// with root Dirichlet noise, a temperature schedule over plies and
-// playout-cap randomization as the config says. [Lockstep.Search] is the
-// step underneath, for callers that drive the games themselves.
+// [Lockstep.Play] plays whole games with the self-play driver ([SelfPlay])
+// and reports every move: the visit distribution and root value a training
+// loop records, with root Dirichlet noise, a temperature schedule over
+// plies, playout-cap randomization and resignation as the config says.
+// [Lockstep.Search] is the step underneath, which the driver calls.
 //
 // With one game, no noise and temperature 0, a Lockstep plays the same moves
-// as the az agent with the same seed, simulations, c and batch (Leaves): they
-// share the tree code and the seeding.
+// as the az agent with the same seed, simulations, c and batch: they share
+// the tree code and the seeding.
 //
 // A Lockstep is for one goroutine. It is reproducible: the same seed,
 // config and network give the same games. Its searches allocate nothing
