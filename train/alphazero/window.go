@@ -110,15 +110,15 @@ func externalShards(s *train.Session) ([]windowShard, error) {
 		key := fmt.Sprintf("replay.datasets[%d]", i)
 		m, err := dataset.ReadManifest(dir)
 		if err != nil {
-			return nil, &train.ConfigError{Key: key, Err: err}
+			return nil, train.KeyError(key, err)
 		}
 		switch {
 		case !reflect.DeepEqual(m.Rules, s.Rules):
-			return nil, &train.ConfigError{Key: key, Err: fmt.Errorf("%s holds games of rules %s (max_plies %d), the run plays %s (max_plies %d)", dir, m.Rules.Name, m.Rules.MaxPlies, s.Rules.Name, s.Rules.MaxPlies)}
+			return nil, train.KeyError(key, fmt.Errorf("%s holds games of rules %s (max_plies %d), the run plays %s (max_plies %d)", dir, m.Rules.Name, m.Rules.MaxPlies, s.Rules.Name, s.Rules.MaxPlies))
 		case m.Encoding != s.Encoding.String() || m.ObsDim != s.Encoder.Dim() || m.Actions != s.Game.PitsPerRow():
-			return nil, &train.ConfigError{Key: key, Err: fmt.Errorf("%s has %s observations (%d×%d), the run's encoding is %s", dir, m.Encoding, m.ObsDim, m.Actions, s.Encoding)}
+			return nil, train.KeyError(key, fmt.Errorf("%s has %s observations (%d×%d), the run's encoding is %s", dir, m.Encoding, m.ObsDim, m.Actions, s.Encoding))
 		case m.Outcome != s.Reward.String():
-			return nil, &train.ConfigError{Key: key, Err: fmt.Errorf("%s holds %s outcomes, the run's reward is %s", dir, m.Outcome, s.Reward)}
+			return nil, train.KeyError(key, fmt.Errorf("%s holds %s outcomes, the run's reward is %s", dir, m.Outcome, s.Reward))
 		}
 		for _, info := range m.Shards {
 			out = append(out, windowShard{Dataset: dir, ShardInfo: info, Rows: -1})
