@@ -56,8 +56,10 @@ type MoveEvent struct {
 // and players[1] (North) and returns the final state. It is the one loop of a
 // game between two agents: tournaments, the terminal game, benchmarks,
 // self-play recording and the conformance suite all play through it.
-// (Batched self-play, which steps many games at once, has its own drivers:
-// Lockstep.Play, the training loops and the vectorized environment.)
+// (Batched self-play, which steps many games at once, has its own: the
+// lock-step self-play driver [SelfPlay], which Lockstep.Play, AlphaZero
+// training and urim bench az run, and PPO's rollouts on the vectorized
+// environment.)
 //
 // Each [Resetter] agent is reset first. Before every move ctx is checked;
 // the agent to move sees a copy of the position, and its answer is checked
