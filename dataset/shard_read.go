@@ -1,46 +1,33 @@
 package dataset
 
-import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-)
+import "fmt"
 
 // ReadTensors reads the tensors of one shard of the dataset in dir, as its
-// manifest lists it (info) with the manifest's observation width dim and
-// actions. The read is bounded and checked: a file larger or smaller than
-// info.TensorsBytes, or whose SHA-256 is not info.TensorsSHA256, is refused
-// before it is decoded, as is one whose rows are not info.Positions.
+// manifest lists it (info), with the manifest's observation width dim and
+// actions, for a reader that keeps its own list of shards (a training run's
+// replay window, whose state names each shard with its dataset). The read
+// goes through the dataset's one bounded reader of shard files (a regular
+// file inside dir, no larger than info.TensorsBytes), and the file must
+// have exactly that size and info.TensorsSHA256 before it is decoded, with
+// no more rows than info.Positions and then exactly that many.
 func ReadTensors(dir string, info ShardInfo, dim, actions int) (*Tensors, error) {
-	path := filepath.Join(dir, info.Tensors)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	if info.TensorsBytes < 0 || info.TensorsBytes > maxShardBytes {
-		return nil, fmt.Errorf("dataset: %s: the manifest lists %d bytes (at most %d)", path, info.TensorsBytes, int64(maxShardBytes))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, info.TensorsBytes+1))
+	d := &Dataset{Dir: dir}
+	data, err := d.readShardFile(info.Tensors, info.TensorsBytes, "a tensors file")
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	if int64(len(data)) != info.TensorsBytes {
-		return nil, fmt.Errorf("dataset: %s: %d bytes or more, the manifest lists %d", path, len(data), info.TensorsBytes)
+		return nil, fmt.Errorf("dataset: %w: %s in %s has %d bytes, the manifest lists %d", ErrChecksum, info.Tensors, dir, len(data), info.TensorsBytes)
 	}
 	if sum := sha256Hex(data); sum != info.TensorsSHA256 {
-		return nil, fmt.Errorf("dataset: %s: SHA-256 %s, the manifest lists %s (the file changed)", path, sum, info.TensorsSHA256)
+		return nil, fmt.Errorf("dataset: %w: %s in %s has SHA-256 %s, the manifest lists %s (the file changed)", ErrChecksum, info.Tensors, dir, sum, info.TensorsSHA256)
 	}
-	t, err := ReadNPZ(data, dim, actions)
+	t, err := readNPZ(data, dim, actions, info.Positions)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+		return nil, fmt.Errorf("dataset: %s in %s: %w", info.Tensors, dir, err)
 	}
 	if t.N != info.Positions {
-		return nil, fmt.Errorf("dataset: %s holds %d rows, the manifest says %d", path, t.N, info.Positions)
+		return nil, fmt.Errorf("dataset: %s in %s holds %d rows, the manifest says %d", info.Tensors, dir, t.N, info.Positions)
 	}
 	return t, nil
 }
-
-// maxShardBytes bounds the size of one shard file a reader accepts.
-const maxShardBytes = 1 << 32
