@@ -12,7 +12,9 @@ func init() {
 		"AlphaZero search, PUCT with a network's priors and values: ckpt=PATH (required), sims=200 (per move; "+
 			"no limit if only time is set), time=0s (per move, 0: none), c=1.5, batch=8 (leaves evaluated together per tree, "+
 			"with virtual loss), threads=1 (root-parallel trees), reuse=true (keep the subtree between moves), "+
-			"tb=FILE (end simulations at positions an endgame table holds, valued from it), seed (overrides the agent's seed)",
+			"tb=FILE (end simulations at positions an endgame table holds, valued from it), "+
+			"root=puct (or gumbel: Gumbel AlphaZero's Sequential Halving at the root, which needs sims and one thread and searches each move afresh), "+
+			"m=16 (gumbel: root actions sampled), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
 			path := p.ckpt()
 			cfg := MCTSConfig{
@@ -32,6 +34,21 @@ func init() {
 			}
 			if cfg.Sims == 0 && cfg.Time == 0 {
 				cfg.Sims = 200
+			}
+			switch root := p.String("root", "puct"); root {
+			case "puct":
+			case "gumbel":
+				cfg.Rule = Gumbel
+				cfg.Gumbel.M = p.Int("m", 16, 1, 64)
+				cfg.NoReuse = true
+				if cfg.Sims == 0 {
+					p.fail("root", root, "a simulation budget: gumbel needs sims=N, not time alone")
+				}
+				if cfg.Time > 0 || cfg.Threads > 1 {
+					p.fail("root", root, "no time limit and threads=1 (Sequential Halving runs one budgeted search)")
+				}
+			default:
+				p.fail("root", root, "puct or gumbel")
 			}
 			tb := p.String("tb", "")
 			if err := p.Done(); err != nil { // before reading the checkpoint
@@ -67,13 +84,16 @@ type AZ struct {
 }
 
 // NewAZ returns the search of net (read from the checkpoint ckpt, named in
-// messages) configured by cfg, whose PUCT, Reward default and evaluators
-// it sets, seeded with seed. cfg.Table, if set, must be for net's rules.
+// messages) configured by cfg, whose rule (PUCT unless it is Gumbel),
+// Reward default and evaluators it sets, seeded with seed. cfg.Table, if
+// set, must be for net's rules.
 func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
 	if err := checkTable(cfg.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("az: %w", err)
 	}
-	cfg.Rule = PUCT
+	if cfg.Rule != Gumbel {
+		cfg.Rule = PUCT
+	}
 	batch := max(cfg.Batch, 1)
 	cfg.NewEvaluator = func(uint64) Evaluator { return NewNetEvaluator(net, batch) }
 	m, err := NewMCTS(cfg, seed)
@@ -84,7 +104,7 @@ func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) 
 		MCTS:  m,
 		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
 		desc: fmt.Sprintf("az:ckpt=%s,sims=%d,time=%s,c=%g,batch=%d,threads=%d", ckpt, m.cfg.Sims, m.cfg.Time,
-			m.cfg.C, batch, m.cfg.Threads),
+			m.cfg.C, batch, m.cfg.Threads) + gumbelDesc(&m.cfg),
 	}, nil
 }
 

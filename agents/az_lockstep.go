@@ -23,7 +23,9 @@ type LockstepConfig struct {
 	Games int
 	// Search is every tree's search. Sims is the number of simulations of
 	// a full search (per move, on top of the visits kept from the previous
-	// move), at least 1; Rule must be PUCT (the network gives priors); C
+	// move), at least 1; Rule must be PUCT or Gumbel (the network gives
+	// priors; Gumbel searches every move from an empty tree, its noise set
+	// by Gumbel.Noise, and chooses the move itself, see [RootSearch]); C
 	// is the exploration constant, 0 meaning 1.5; Batch is the number of
 	// leaves each tree selects per round, with virtual loss, 0 meaning 1
 	// (the plain PUCT search, round after round); Reward scores finished
@@ -37,7 +39,7 @@ type LockstepConfig struct {
 	// NoiseAlpha and NoiseFrac mix Dirichlet noise Dir(NoiseAlpha) into the
 	// priors of the root's children at every full search: P ← (1 −
 	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise, NoiseAlpha 0
-	// means 1.
+	// means 1. The Gumbel rule ignores them (its noise is Search.Gumbel's).
 	NoiseAlpha, NoiseFrac float64
 	// Moves is how Play plays each move: playout-cap randomization,
 	// temperatures, resignation and the games' starts.
@@ -59,8 +61,8 @@ func (c *LockstepConfig) check() error {
 		return fmt.Errorf("%w: games %d: want at least 1", ErrLockstepConfig, c.Games)
 	case sc.Sims < 1 || sc.Sims > MaxSims:
 		return fmt.Errorf("%w: sims %d: want 1 to %d (MaxSims)", ErrLockstepConfig, sc.Sims, MaxSims)
-	case sc.Rule != PUCT:
-		return fmt.Errorf("%w: rule %s: the lock-step search needs the %s rule (the network's priors)", ErrLockstepConfig, sc.Rule, PUCT)
+	case !sc.Rule.priors():
+		return fmt.Errorf("%w: rule %s: the lock-step search needs the %s or %s rule (the network's priors)", ErrLockstepConfig, sc.Rule, PUCT, Gumbel)
 	case sc.Batch < 0 || sc.Batch > maxBatch:
 		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, sc.Batch, maxBatch)
 	case !(sc.C >= 0 && sc.C <= 100):
@@ -70,6 +72,12 @@ func (c *LockstepConfig) check() error {
 	}
 	if err := c.Moves.check(); err != nil {
 		return err
+	}
+	if sc.Rule == Gumbel {
+		if err := sc.Gumbel.check(); err != nil {
+			return fmt.Errorf("%w: %w", ErrLockstepConfig, err)
+		}
+		sc.NoReuse = true
 	}
 	sc.Batch = max(sc.Batch, 1)
 	if sc.C == 0 {
@@ -134,8 +142,14 @@ type RootSearch struct {
 	// Visits counts the visits of each root child (the subtree kept from
 	// the previous move included); 0 for illegal actions.
 	Visits [env.MaxActions]int
-	// Policy is Visits normalised to sum to 1: the policy target.
+	// Policy is the policy target: Visits normalised to sum to 1, or under
+	// the Gumbel rule the improved policy softmax(logits + σ(completed Q)).
 	Policy [env.MaxActions]float32
+	// Gumbel tells a Gumbel search, whose own choice of move is Action
+	// (which Choose plays at every temperature: the Gumbel noise is the
+	// exploration).
+	Gumbel bool
+	Action int
 	// Q is the mean value of each visited child for the player to move.
 	Q [env.MaxActions]float32
 	// Value is the mean value of all simulations through the root for the
@@ -233,7 +247,10 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			// target. One more visits a child.
 			l.left[i] = 2
 		}
-		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0
+		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0 && t.rule != Gumbel
+		if t.rule == Gumbel {
+			t.beginGumbel(l.left[i])
+		}
 		l.addNoise(i)
 	}
 	// Each round scatters the results of the last forward pass into a tree
@@ -313,6 +330,11 @@ func (l *Lockstep) result(i int, j *LockstepJob, r *RootSearch) {
 		}
 		sum += int(c.visits)
 	}
+	if t.rule == Gumbel {
+		r.Gumbel = true
+		r.Action = t.gumbelDecide(&r.Policy)
+		return
+	}
 	if sum > 0 {
 		for a, v := range r.Visits {
 			r.Policy[a] = float32(v) / float32(sum)
@@ -322,8 +344,12 @@ func (l *Lockstep) result(i int, j *LockstepJob, r *RootSearch) {
 
 // Choose picks a move from a search: the most visited (the lowest action on
 // a tie) at temperature 0, otherwise a draw with probability proportional to
-// visits^(1/temp), from the Lockstep's generator.
+// visits^(1/temp), from the Lockstep's generator. A Gumbel search's move is
+// its own (r.Action), at every temperature.
 func (l *Lockstep) Choose(r *RootSearch, temp float64) int {
+	if r.Gumbel {
+		return r.Action
+	}
 	return chooseByVisits(&r.Visits, temp, l.rng)
 }
 

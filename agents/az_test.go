@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,10 +62,11 @@ func TestNeuralConformance(t *testing.T) {
 
 func TestAZConformance(t *testing.T) {
 	runPerPreset(t, func(ckpt string) string { return "az:sims=24,batch=4,ckpt=" + ckpt })
+	runPerPreset(t, func(ckpt string) string { return "az:sims=24,batch=4,root=gumbel,ckpt=" + ckpt })
 	// Two threads, under the race detector in CI; no reuse, one leaf a round.
 	dir := t.TempDir()
 	ckpt := writeNet(t, dir, "urim", false)
-	for _, params := range []string{"sims=24,batch=4,threads=2", "sims=16,batch=1,reuse=false"} {
+	for _, params := range []string{"sims=24,batch=4,threads=2", "sims=16,batch=1,reuse=false", "sims=16,batch=1,root=gumbel,m=2"} {
 		t.Run(params, func(t *testing.T) {
 			agenttest.RunWith(t, "az:"+params+",ckpt="+ckpt, agenttest.Options{Positions: 10, Games: 1, Presets: []string{"urim"}})
 		})
@@ -267,5 +269,23 @@ func TestAZTimeBudget(t *testing.T) {
 	}
 	if sims := a.(agents.Searcher).LastSearch().Depth; sims < 4 {
 		t.Fatalf("played %d after %d simulations in 20ms, want a few", m, sims)
+	}
+}
+
+// TestAZGumbelSpec: root=gumbel is in the agent's description, and the
+// budgets it cannot run are refused with the reason.
+func TestAZGumbelSpec(t *testing.T) {
+	ckpt := writeNet(t, t.TempDir(), "urim", false)
+	a, err := agents.New("az:sims=32,root=gumbel,ckpt="+ckpt, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := fmt.Sprint(a); !strings.Contains(d, "root=gumbel,m=16") {
+		t.Errorf("description %q does not say root=gumbel,m=16", d)
+	}
+	for _, bad := range []string{"time=1s,sims=0,root=gumbel", "threads=2,root=gumbel", "root=sh", "root=puct,m=4"} {
+		if _, err := agents.New("az:"+bad+",ckpt="+ckpt, 1); err == nil {
+			t.Errorf("az:%s was accepted", bad)
+		}
 	}
 }

@@ -73,9 +73,14 @@ type MCTSConfig struct {
 	Threads int
 	// Reward scores finished games inside the tree.
 	Reward env.RewardKind
-	// Rule is the selection rule: UCT (the zero value), or PUCT with the
-	// evaluator's priors (AlphaZero).
+	// Rule is the selection rule: UCT (the zero value), PUCT with the
+	// evaluator's priors (AlphaZero), or Gumbel (Gumbel AlphaZero, whose
+	// constants are Gumbel's). Gumbel needs a Sims budget, one thread, and
+	// searches every move from an empty tree (its Sequential Halving counts
+	// the visits of this search only).
 	Rule Rule
+	// Gumbel holds the Gumbel rule's constants (zero: the paper's).
+	Gumbel GumbelConfig
 	// NoReuse starts every move with an empty tree instead of keeping the
 	// subtree of the moves actually played.
 	NoReuse bool
@@ -156,6 +161,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64) (*MCTS, error) {
 	if err := checkBatch(&cfg); err != nil {
 		return nil, err
 	}
+	if err := checkGumbel(&cfg); err != nil {
+		return nil, err
+	}
 	cfg.Threads = max(cfg.Threads, 1)
 	if cfg.Sims > 0 && cfg.Threads > cfg.Sims {
 		cfg.Threads = cfg.Sims
@@ -204,6 +212,9 @@ func (m *MCTS) Act(s *env.State) (int, error) {
 	}
 	if len(m.trees) == 1 {
 		m.trees[0].search(s, m.cfg.Sims, deadline, m.cfg.NoReuse)
+		if m.cfg.Rule == Gumbel {
+			return m.decideGumbel(s), nil
+		}
 	} else {
 		var wg sync.WaitGroup
 		for i, t := range m.trees {
@@ -238,6 +249,9 @@ func (t *tree) search(s *env.State, sims int, deadline time.Time, noReuse bool) 
 		t.reset(s)
 	} else {
 		t.advance(s)
+	}
+	if t.rule == Gumbel {
+		t.beginGumbel(sims)
 	}
 	timed := !deadline.IsZero()
 	for i := 0; (sims == 0 || i < sims) && len(t.nodes) < maxTreeNodes; i++ {

@@ -52,8 +52,8 @@ func checkBatch(cfg *MCTSConfig) error {
 	if cfg.Batch < 0 || cfg.Batch > maxBatch {
 		return fmt.Errorf("%w: batch %d: want 0 to %d", ErrMCTSConfig, cfg.Batch, maxBatch)
 	}
-	if cfg.Batch > 1 && cfg.Rule != PUCT {
-		return fmt.Errorf("%w: batch %d needs PUCT (UCT expands leaves on their second visit and cannot batch them)", ErrMCTSConfig, cfg.Batch)
+	if cfg.Batch > 1 && !cfg.Rule.priors() {
+		return fmt.Errorf("%w: batch %d needs PUCT or Gumbel (UCT expands leaves on their second visit and cannot batch them)", ErrMCTSConfig, cfg.Batch)
 	}
 	return nil
 }
@@ -74,6 +74,9 @@ func (t *tree) searchBatched(s *env.State, sims int, deadline time.Time, noReuse
 		t.reset(s)
 	} else {
 		t.advance(s)
+	}
+	if t.rule == Gumbel {
+		t.beginGumbel(sims)
 	}
 	ev := t.eval.(BatchEvaluator)
 	timed := !deadline.IsZero()

@@ -38,6 +38,7 @@ type tree struct {
 	rule  Rule
 	kind  env.RewardKind
 	table *tablebase.Table // MCTSConfig.Table, or nil
+	gum   gumbelRoot       // the Gumbel rule's search (gumbel.go)
 
 	batched // the rounds of a batched search (mcts_batch.go)
 
@@ -59,6 +60,7 @@ func newTree(cfg *MCTSConfig, seed uint64) *tree {
 		rule:  cfg.Rule,
 		kind:  cfg.Reward,
 		table: cfg.Table,
+		gum:   newGumbelRoot(cfg.Gumbel),
 
 		batched: batched{batch: cfg.Batch},
 	}
@@ -75,7 +77,7 @@ func (t *tree) reset(s *env.State) {
 //
 // Under UCT a leaf is expanded on its second visit, as OpenSpiel does: the
 // first visit only evaluates it, so the tree holds about two nodes per
-// simulation rather than one per legal move. PUCT needs the evaluator's
+// simulation rather than one per legal move. PUCT (and Gumbel) needs the evaluator's
 // priors for the children, so it expands a leaf when it evaluates it.
 func (t *tree) simulate() {
 	t.cur = t.root
@@ -87,14 +89,14 @@ func (t *tree) simulate() {
 	}
 	// v is the value for the player to move in s.
 	v, ended := t.ended(idx, s)
-	if !ended && t.rule != PUCT && t.nodes[idx].visits > 0 {
+	if !ended && !t.rule.priors() && t.nodes[idx].visits > 0 {
 		t.expand(idx, s.Legal())
 		idx = t.descend(idx, s)
 		v, ended = t.ended(idx, s)
 	}
 	if !ended {
 		v = t.eval.Evaluate(s, t.prior[:s.Game().PitsPerRow()])
-		if t.rule == PUCT {
+		if t.rule.priors() {
 			t.expand(idx, s.Legal())
 		}
 	}
@@ -137,6 +139,9 @@ func (t *tree) descend(idx int32, s *env.State) int32 {
 // unvisited child is taken first; children were shuffled at expansion, so
 // the order among unvisited ones is random.
 func (t *tree) selectChild(parent int32) int32 {
+	if t.rule == Gumbel {
+		return t.selectGumbel(parent)
+	}
 	p := &t.nodes[parent]
 	first, end := p.first, p.first+int32(p.kids)
 	best, bestScore := first, float32(math.Inf(-1))
