@@ -114,7 +114,7 @@ func AZ(o AZOptions) (AZResult, error) {
 		cfg.SelfPlay.ParallelGames, cfg.SelfPlay.GamesPerIteration = o.Games, max(cfg.SelfPlay.GamesPerIteration, o.Games)
 	}
 	if o.Sims > 0 {
-		cfg.Search.Sims = o.Sims
+		cfg.Search.Sims = train.ConstSims(o.Sims)
 	}
 	if o.Leaves > 0 {
 		cfg.Search.LeafBatch = o.Leaves

@@ -77,10 +77,11 @@ type Network struct {
 	LayerNorm bool `yaml:"layer_norm"`
 }
 
-// Search is the PUCT search of self-play.
+// Search is the search of self-play.
 type Search struct {
-	// Sims is the number of simulations per searched move.
-	Sims int `yaml:"sims"`
+	// Sims is the number of simulations per searched move: a number, or a
+	// schedule over the run's iterations ([Sims]).
+	Sims Sims `yaml:"sims"`
 	// CPuct is the exploration constant of the PUCT rule.
 	CPuct float64 `yaml:"c_puct"`
 	// DirichletAlpha is the concentration of the noise mixed into the root
@@ -98,6 +99,25 @@ type Search struct {
 	LeafBatch int `yaml:"leaf_batch"`
 	// PlayoutCap is KataGo's playout-cap randomization.
 	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
+	// noise, the move drawn from the visits at the temperature) or gumbel
+	// (Gumbel AlphaZero: Gumbel-top-k and Sequential Halving at the root,
+	// the policy target softmax(logits + σ(completed Q)), the move the
+	// search's own; the Dirichlet and temperature keys then do not apply).
+	Root string `yaml:"root"`
+	// Gumbel holds the constants of root: gumbel.
+	Gumbel GumbelSearch `yaml:"gumbel"`
+}
+
+// GumbelSearch holds the constants of the Gumbel root (agents.GumbelConfig).
+type GumbelSearch struct {
+	// M is the number of root actions sampled (Gumbel-top-k), at most the
+	// legal ones.
+	M int `yaml:"m"`
+	// CVisit and CScale scale the completed Q-values: σ(q̂) = (c_visit +
+	// max visits) · c_scale · q̂.
+	CVisit float64 `yaml:"c_visit"`
+	CScale float64 `yaml:"c_scale"`
 }
 
 // PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
@@ -305,7 +325,7 @@ func Default() Config {
 		Reward:    "match_points",
 		Encoding:  "compact",
 		Network:   Network{Kind: "resmlp", Width: 128, Depth: 3, LayerNorm: true},
-		Search: Search{Sims: 100, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
+		Search: Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 			Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
 			PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}},
 		SelfPlay: SelfPlay{GamesPerIteration: 128, ParallelGames: 64, OpeningPlies: 2, SampleGames: 4,

@@ -19,6 +19,7 @@ var (
 	networkKinds = []string{"mlp", "resmlp"}
 	schedules    = []string{"constant", "cosine", "step"}
 	rewards      = []string{"match_points", "win_loss", "seed_margin"}
+	roots        = []string{"puct", "gumbel"}
 	encodings    = []string{"compact", "thermometer"}
 )
 
@@ -84,7 +85,11 @@ func (c *Config) Validate() error {
 		intRange("network.width", c.Network.Width, 1, maxWidth),
 		intRange("network.depth", c.Network.Depth, 1, maxDepth),
 		c.checkNetworkSize(),
-		intRange("search.sims", c.Search.Sims, 1, maxSims),
+		c.checkSims(),
+		oneOf("search.root", c.Search.Root, roots),
+		intRange("search.gumbel.m", c.Search.Gumbel.M, 1, 64),
+		floatRange("search.gumbel.c_visit", c.Search.Gumbel.CVisit, 0, 1e6, true, false),
+		floatRange("search.gumbel.c_scale", c.Search.Gumbel.CScale, 0, 1000, true, false),
 		floatRange("search.c_puct", c.Search.CPuct, 0, 100, true, false),
 		floatRange("search.dirichlet_alpha", c.Search.DirichletAlpha, 0, 100, true, false),
 		floatRange("search.dirichlet_fraction", c.Search.DirichletFraction, 0, 1, false, false),

@@ -60,9 +60,9 @@ func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	name := train.PlayerName(it)
 	sims := a.cfg.Evaluation.Sims
 	if sims == 0 {
-		sims = a.cfg.Search.Sims
+		sims = a.cfg.Search.Sims.At(it, a.cfg.Stop.Iterations)
 	}
-	mc := agents.MCTSConfig{Sims: sims, C: a.cfg.Search.CPuct, Batch: a.cfg.Search.LeafBatch, Reward: a.s.Reward}
+	mc := searchConfig(a.cfg, a.s.Reward, sims)
 	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
 		return agents.NewAZ(net, name, mc, seed)
 	}}
@@ -87,7 +87,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 
 	// Self-play.
 	open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
-	ls, err := newSearcher(s, open, s.Seed(0x736561726368, uint64(it)))
+	ls, err := newSearcher(s, it, open, s.Seed(0x736561726368, uint64(it)))
 	if err != nil {
 		return nil, err
 	}

@@ -7,16 +7,24 @@ import (
 )
 
 // LockstepConfig is training's self-play search for cfg: selfplay's
-// parallel games, each a PUCT tree with the search section's simulations,
+// parallel games, each a PUCT (or Gumbel) tree with the search section's simulations (those of the first iteration),
 // exploration constant, leaf batch and root noise, and the per-move policy
 // of its playout cap, temperatures and selfplay.resign. It is what a run
 // plays with and what `urim bench az` measures by default. Moves.Start is
 // left nil: a run starts each game from its opening.
 func LockstepConfig(cfg *train.Config, reward env.RewardKind) agents.LockstepConfig {
+	return lockstepConfig(cfg, reward, 1)
+}
+
+// lockstepConfig is LockstepConfig at iteration it (search.sims may be a
+// schedule).
+func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) agents.LockstepConfig {
 	sc, sp := cfg.Search, cfg.SelfPlay
+	mc := searchConfig(cfg, reward, sc.Sims.At(it, cfg.Stop.Iterations))
+	mc.Gumbel.Noise = 1 // self-play samples its moves through the Gumbel noise
 	lc := agents.LockstepConfig{
 		Games:      min(sp.ParallelGames, sp.GamesPerIteration),
-		Search:     agents.MCTSConfig{Sims: sc.Sims, C: sc.CPuct, Rule: agents.PUCT, Batch: sc.LeafBatch, Reward: reward},
+		Search:     mc,
 		NoiseAlpha: sc.DirichletAlpha,
 		NoiseFrac:  sc.DirichletFraction,
 		Moves: agents.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
@@ -28,10 +36,23 @@ func LockstepConfig(cfg *train.Config, reward env.RewardKind) agents.LockstepCon
 	return lc
 }
 
-// newSearcher returns the lock-step self-play search of an iteration, its
+// searchConfig is the tree search of the search section with sims
+// simulations: PUCT, or Gumbel without noise (the evaluation's).
+func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) agents.MCTSConfig {
+	sc := cfg.Search
+	mc := agents.MCTSConfig{Sims: sims, C: sc.CPuct, Rule: agents.PUCT, Batch: sc.LeafBatch, Reward: reward}
+	if sc.Root == "gumbel" {
+		mc.Rule = agents.Gumbel
+		mc.NoReuse = true
+		mc.Gumbel = agents.GumbelConfig{M: sc.Gumbel.M, CVisit: sc.Gumbel.CVisit, CScale: sc.Gumbel.CScale}
+	}
+	return mc
+}
+
+// newSearcher returns the lock-step self-play search of iteration it, its
 // games starting from open's openings.
-func newSearcher(s *train.Session, open openings, seed uint64) (*agents.Lockstep, error) {
-	lc := LockstepConfig(s.Config, s.Reward)
+func newSearcher(s *train.Session, it int, open openings, seed uint64) (*agents.Lockstep, error) {
+	lc := lockstepConfig(s.Config, s.Reward, it)
 	lc.Moves.Start = open.start
 	ls, err := agents.NewLockstep(s.Net, lc, s.Threads(), seed)
 	if err != nil {
