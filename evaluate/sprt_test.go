@@ -158,3 +158,62 @@ func TestRunSPRT(t *testing.T) {
 		t.Errorf("two players with one name accepted")
 	}
 }
+
+// biasedGame is game with A's expected score moved by bias (the opening
+// favouring one seat), kept inside (0, 1).
+func biasedGame(rng *rand.Rand, elo, bias float64) float64 {
+	p := min(max(ExpectedScore(elo)+bias, 0.02), 0.98)
+	d := 0.3 * 2 * min(p, 1-p)
+	switch u := rng.Float64(); {
+	case u < p-d/2:
+		return 1
+	case u < p+d/2:
+		return 0.5
+	}
+	return 0
+}
+
+// TestSPRTPentanomialOnCorrelatedPairs: when openings favour one seat, the
+// two games of a pair (seats swapped) are anti-correlated and a pair's
+// points vary less than two independent games'. The pentanomial test
+// counts pairs, so its error rates stay at the nominal ones there too, by
+// simulation: fishtest's reason for scoring paired games in five outcomes.
+func TestSPRTPentanomialOnCorrelatedPairs(t *testing.T) {
+	test := SPRT{Elo0: 0, Elo1: 60, Alpha: 0.05, Beta: 0.05}
+	runs := 300
+	if testing.Short() {
+		runs = 40
+	}
+	rng := rand.New(rand.NewPCG(12, 0))
+	run := func(elo float64) (Decision, int) {
+		var pairs [5]int
+		for n := 1; n <= 50000; n++ {
+			bias := 0.4 * (rng.Float64() - 0.5) // up to ±0.2 of score for South
+			s := biasedGame(rng, elo, bias) + biasedGame(rng, elo, -bias)
+			pairs[int(2*s)]++
+			if dec := test.Decide(test.LLRPentanomial(pairs)); dec != Continue {
+				return dec, n
+			}
+		}
+		return Continue, 50000
+	}
+	wrongH1, wrongH0, total := 0, 0, 0
+	for range runs {
+		dec, n := run(test.Elo0)
+		if dec != AcceptH0 {
+			wrongH1++
+		}
+		total += n
+		dec, n = run(test.Elo1)
+		if dec != AcceptH1 {
+			wrongH0++
+		}
+		total += n
+	}
+	a, b := float64(wrongH1)/float64(runs), float64(wrongH0)/float64(runs)
+	t.Logf("correlated pairs: alpha %.3f, beta %.3f, %.0f pairs per test", a, b, float64(total)/float64(2*runs))
+	// As in TestSPRTErrorRates: three standard deviations above 0.05.
+	if runs >= 300 && (a > 0.09 || b > 0.09) {
+		t.Errorf("error rates %.3f and %.3f, want at most about 0.05", a, b)
+	}
+}
