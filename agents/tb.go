@@ -186,3 +186,28 @@ func withTable(cfg *MCTSConfig, path string) error {
 	cfg.Table = t
 	return nil
 }
+
+// TableTarget is what an endgame table teaches about a training position
+// s: when the table holds s exactly (its bounds meet), value is the reward
+// for the player to move of the game played out perfectly from s (with a
+// fresh repetition history, as the table assumes) and best the actions
+// that keep that value, as [tablebase.Best] ranks them; ok is false for a
+// finished position, one the table does not hold, or one it holds only
+// within bounds.
+func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind) (value float32, best env.Mask, ok bool) {
+	if s.Terminal() {
+		return 0, 0, false
+	}
+	lo, hi, held := tableValue(t, s)
+	if !held || lo != hi {
+		return 0, 0, false
+	}
+	moves, err := t.Moves(s)
+	if err != nil {
+		return 0, 0, false
+	}
+	for _, m := range tablebase.Best(moves) {
+		best |= env.Mask(1) << m.Action
+	}
+	return reward(lo, s.Game().Total(), kind), best, true
+}

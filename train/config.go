@@ -45,6 +45,7 @@ type Config struct {
 	Search      Search      `yaml:"search"`
 	SelfPlay    SelfPlay    `yaml:"selfplay"`
 	Replay      Replay      `yaml:"replay"`
+	Training    Training    `yaml:"training"`
 	Optimizer   Optimizer   `yaml:"optimizer"`
 	Evaluation  Evaluation  `yaml:"evaluation"`
 	Stop        Stop        `yaml:"stop"`
@@ -178,6 +179,24 @@ type Replay struct {
 	// rules, encoding and reward. A relative path is relative to the
 	// current directory.
 	Datasets []string `yaml:"datasets"`
+}
+
+// Training sets where alphazero's training targets come from, beside the
+// self-play search and the games' outcomes.
+type Training struct {
+	// Tablebase, when set, is an endgame table file ('urim tablebase
+	// build') for the run's rules: every position of the replay window the
+	// table holds exactly takes the table's value (the reward of perfect
+	// play for the player to move) as its value target instead of the
+	// game's outcome, and the self-play search ends its simulations at the
+	// positions the table holds, valued from it (the search's tb=FILE). The
+	// datasets on disk keep the outcomes; the targets are replaced as rows
+	// enter the window. A relative path is relative to the current
+	// directory.
+	Tablebase string `yaml:"tablebase"`
+	// TablebasePolicy also makes the policy target of those positions
+	// uniform over the table's best moves (tablebase.Best).
+	TablebasePolicy bool `yaml:"tablebase_policy"`
 }
 
 // Optimizer sets the training steps.

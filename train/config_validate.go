@@ -107,6 +107,7 @@ func (c *Config) Validate() error {
 		intRange("replay.window", c.Replay.Window, 1, maxWindow),
 		intRange("replay.min_positions", c.Replay.MinPositions, 0, c.Replay.Window),
 		c.checkReplayDatasets(),
+		c.checkTrainingTable(),
 		floatRange("optimizer.lr", c.Optimizer.LR, 0, 10, true, false),
 		oneOf("optimizer.schedule", c.Optimizer.Schedule, schedules),
 		floatRange("optimizer.lr_min", c.Optimizer.LRMin, 0, c.Optimizer.LR, false, false),

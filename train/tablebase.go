@@ -28,6 +28,27 @@ func (c *Config) checkTablebase() error {
 	return nil
 }
 
+// checkTrainingTable checks the training section's table keys.
+func (c *Config) checkTrainingTable() error {
+	if c.Training.TablebasePolicy && c.Training.Tablebase == "" {
+		return bad("training.tablebase_policy", "true, but training.tablebase is not set")
+	}
+	return nil
+}
+
+// LoadTrainingTable loads training.tablebase for the run's rules, or
+// returns nil when it is not set.
+func LoadTrainingTable(cfg *Config, rules env.Rules) (*tablebase.Table, error) {
+	if cfg.Training.Tablebase == "" {
+		return nil, nil
+	}
+	t, err := tablebase.LoadFor(cfg.Training.Tablebase, rules)
+	if err != nil {
+		return nil, &ConfigError{Key: "training.tablebase", Err: err}
+	}
+	return t, nil
+}
+
 // loadEvalTable loads evaluation.tablebase for the run's rules, or returns
 // nil when it is not set.
 func loadEvalTable(cfg *Config, rules env.Rules) (*tablebase.Table, error) {

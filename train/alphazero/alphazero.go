@@ -20,6 +20,7 @@ import (
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/tablebase"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -31,12 +32,21 @@ type algorithm struct {
 	cfg   *train.Config
 	learn *learner
 	win   *window
+	table *tablebase.Table // training.tablebase, or nil
 }
 
 // New returns the algorithm of session s, with the replay window of its
 // last committed iteration (for a new run, replay.datasets').
 func New(s *train.Session) (train.Algorithm, error) {
-	win, err := openWindow(s)
+	table, err := train.LoadTrainingTable(s.Config, s.Rules)
+	if err != nil {
+		return nil, err
+	}
+	var targets *tableTargets
+	if table != nil {
+		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: s.Config.Training.TablebasePolicy}
+	}
+	win, err := openWindow(s, targets)
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +54,14 @@ func New(s *train.Session) (train.Algorithm, error) {
 		fmt.Fprintf(s.Log, "train: %s in the replay window, from %s\n", progress.Count(win.buf.Len(), "positions"),
 			progress.Count(len(win.shards), "shards"))
 	}
-	return &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win}, nil
+	return &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}, nil
 }
 
 // Columns are the metrics.csv columns of an AlphaZero run.
 func (a *algorithm) Columns() []string {
 	return []string{"positions", "mean_plies", "resigned", "false_resign",
 		"selfplay_s", "positions_per_s", "buffer", "train_steps", "steps_per_s", "lr",
-		"policy_loss", "value_loss", "entropy", "kl"}
+		"policy_loss", "value_loss", "entropy", "kl", "table_targets"}
 }
 
 // Player is iteration it's network as an az agent, searching with the
@@ -87,7 +97,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 
 	// Self-play.
 	open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
-	ls, err := newSearcher(s, it, open, s.Seed(0x736561726368, uint64(it)))
+	ls, err := newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it)))
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +119,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	m.meanPlies = float64(sp.plies) / float64(max(sp.games, 1))
 	m.positionsPerS = float64(sp.positions) / math.Max(m.selfPlayS, 1e-9)
 	m.buffer = buf.Len()
+	m.tableTargets = a.win.tabled
 
 	// Training.
 	if buf.Len() >= cfg.Replay.MinPositions && sp.positions > 0 {

@@ -31,7 +31,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: i + 1}
-		ls, err := newSearcher(s, 1, open, uint64(i))
+		ls, err := newSearcher(s, 1, open, nil, uint64(i))
 		if err != nil {
 			b.Fatal(err)
 		}

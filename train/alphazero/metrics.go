@@ -32,6 +32,9 @@ type metrics struct {
 	// training; kl the mean KL divergence from the policy before training
 	// to the policy after, on the same positions.
 	policyLoss, valueLoss, entropy, kl float64
+	// tableTargets counts this iteration's positions whose targets came
+	// from the endgame table (training.tablebase).
+	tableTargets int
 }
 
 // cells are the values of the algorithm's Columns.
@@ -39,7 +42,7 @@ func (m *metrics) cells() []string {
 	i, c := strconv.Itoa, train.Cell
 	return []string{i(m.positions), c(m.meanPlies), i(m.resigned), i(m.falseResign),
 		c(m.selfPlayS), c(m.positionsPerS), i(m.buffer), i(m.steps), c(m.stepsPerS),
-		c(m.lr), c(m.policyLoss), c(m.valueLoss), c(m.entropy), c(m.kl)}
+		c(m.lr), c(m.policyLoss), c(m.valueLoss), c(m.entropy), c(m.kl), i(m.tableTargets)}
 }
 
 // summary is the algorithm's part of the iteration's log line.

@@ -3,6 +3,7 @@ package alphazero
 import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -50,9 +51,11 @@ func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) agents.MCT
 }
 
 // newSearcher returns the lock-step self-play search of iteration it, its
-// games starting from open's openings.
-func newSearcher(s *train.Session, it int, open openings, seed uint64) (*agents.Lockstep, error) {
+// games starting from open's openings, ending its simulations at the
+// positions of table (training.tablebase) when it is not nil.
+func newSearcher(s *train.Session, it int, open openings, table *tablebase.Table, seed uint64) (*agents.Lockstep, error) {
 	lc := lockstepConfig(s.Config, s.Reward, it)
+	lc.Search.Table = table
 	lc.Moves.Start = open.start
 	ls, err := agents.NewLockstep(s.Net, lc, s.Threads(), seed)
 	if err != nil {

@@ -36,6 +36,11 @@ type window struct {
 	w      *dataset.Writer
 	games  []dataset.Game // this iteration's, until add writes them
 	dim, a int
+	// targets, when set, replaces the targets of the positions an endgame
+	// table holds (training.tablebase) as rows enter the ring; tabled
+	// counts the rows it replaced in the last add.
+	targets *tableTargets
+	tabled  int
 }
 
 // windowShard is one shard the window lists, as state.json records it.
@@ -56,10 +61,10 @@ type windowState struct {
 // openWindow returns the window of session s: for a new run the shards of
 // replay.datasets, for a resumed one the shards state.json lists, and the
 // run's replay/ dataset cut back to the games of the committed iterations.
-func openWindow(s *train.Session) (*window, error) {
+func openWindow(s *train.Session, targets *tableTargets) (*window, error) {
 	cfg := s.Config
 	win := &window{buf: NewBuffer(s.Encoder.Dim(), s.Game.PitsPerRow(), cfg.Replay.Window), limit: cfg.Replay.Window,
-		dim: s.Encoder.Dim(), a: s.Game.PitsPerRow()}
+		dim: s.Encoder.Dim(), a: s.Game.PitsPerRow(), targets: targets}
 	dir := filepath.Join(s.Dir, replayDir)
 	if _, err := dataset.Truncate(dir, s.State.Games); err != nil {
 		return nil, fmt.Errorf("train: replay window: %w", err)
@@ -138,6 +143,9 @@ func (win *window) load(s *train.Session, sh windowShard) error {
 	if err != nil {
 		return fmt.Errorf("train: replay window: %w", err)
 	}
+	if _, err := win.targets.shard(dir, sh.ShardInfo, t); err != nil {
+		return err
+	}
 	n := win.buf.addRows(&t.Columns, t.N, t.GameID, 0)
 	if sh.Rows >= 0 && n != sh.Rows {
 		return fmt.Errorf("train: replay window: %s: %d rows with a policy, state.json records %d", filepath.Join(dir, sh.Tensors), n, sh.Rows)
@@ -169,8 +177,11 @@ func (win *window) add() (positions int, err error) {
 			return 0, fmt.Errorf("train: replay window: %w", err)
 		}
 	}
+	win.tabled = 0
 	for i := range win.games {
 		g := &win.games[i]
+		// After the write: replay/ keeps the outcomes.
+		win.tabled += win.targets.apply(&g.Record, &g.Columns, 0, g.Record.Positions, win.a)
 		positions += win.buf.addRows(&g.Columns, g.Record.Positions, nil, g.Record.ID)
 	}
 	clear(win.games)
