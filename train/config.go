@@ -230,7 +230,8 @@ type Evaluation struct {
 	// last); 0 turns evaluation off.
 	Every int `yaml:"every"`
 	// Opponents are agent specs (urim eval --help lists them). random is
-	// the anchor at 0 Elo, as in configs/bench-classical.yaml.
+	// the anchor at 0 Elo, as in configs/bench-classical.yaml; best
+	// ([BestOpponent]) is the run's best network so far.
 	Opponents []string `yaml:"opponents"`
 	// Games is the number of games against each opponent (even: paired).
 	Games int `yaml:"games"`
@@ -352,7 +353,7 @@ func Default() Config {
 		Replay: Replay{Window: 100000, MinPositions: 1000},
 		Optimizer: Optimizer{LR: 1e-3, Schedule: "cosine", LRMin: 1e-5, WarmupSteps: 100, BatchSize: 256,
 			WeightDecay: 1e-4, GradClip: 1, ValueWeight: 1, SamplesPerPosition: 4},
-		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy"}, Games: 40, OpeningPlies: 4,
+		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy", "alphabeta:depth=8", "mcts:sims=1000", BestOpponent}, Games: 40, OpeningPlies: 4,
 			Gating: Gating{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, MaxGames: 400}},
 		Stop:        Stop{Iterations: 20},
 		Checkpoints: Checkpoints{KeepLast: 5, KeepEvery: 10},

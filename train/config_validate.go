@@ -193,6 +193,10 @@ func (c *Config) checkEvaluation(game *env.Game) error {
 		if strings.TrimSpace(spec) == "" {
 			return bad(key, "empty agent spec (known agents: %s)", strings.Join(agents.Names(), ", "))
 		}
+		if spec == BestOpponent {
+			seen[spec] = i
+			continue
+		}
 		if err := validateSpec(spec, game); err != nil {
 			return &ConfigError{Key: key, Err: err}
 		}

@@ -41,8 +41,21 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 	cand := s.alg.Player(it, net)
 	name := cand.Name
 	players := []evaluate.Player{cand}
+	names := make([]string, 0, len(e.Opponents)) // each opponent's name in the games
 	for _, o := range e.Opponents {
+		if o == BestOpponent {
+			p, err := s.bestPlayer(it)
+			if err != nil {
+				return nil, err
+			}
+			if p.Name != name {
+				players = append(players, p)
+			}
+			names = append(names, p.Name)
+			continue
+		}
 		players = append(players, evaluate.Player{Spec: o})
+		names = append(names, o)
 	}
 	tc := evaluate.Config{
 		Setup: s.evalSetup(s.Seed(0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
@@ -57,7 +70,7 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 		return nil, fmt.Errorf("train: evaluation of iteration %d: %w", it, err)
 	}
 	out := &evalResult{played: res.Played, kept: res.Reused}
-	for _, o := range e.Opponents {
+	for _, o := range names {
 		out.scores = append(out.scores, evaluate.Pair(name, o, res.Games).Score)
 	}
 	if i := res.Ratings.Index(name); i >= 0 {
@@ -65,6 +78,22 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 		out.elo, out.lo, out.hi = p.Elo, p.Lo, p.Hi
 	}
 	return out, nil
+}
+
+// BestOpponent, listed in evaluation.opponents, is the run's best network
+// so far (best.ckpt when the candidate is evaluated), playing as the
+// candidate plays, under its iteration's name (iter-0007): an opponent as
+// strong as the candidate's predecessor, so the rating keeps moving after
+// the fixed agents are beaten every game.
+const BestOpponent = "best"
+
+// bestPlayer is the best network so far as an evaluation player.
+func (s *Session) bestPlayer(it int) (evaluate.Player, error) {
+	net, err := nn.LoadNet(CheckpointPath(s.Dir, s.State.Best))
+	if err != nil {
+		return evaluate.Player{}, fmt.Errorf("train: evaluation of iteration %d: the best network: %w", it, err)
+	}
+	return s.alg.Player(s.State.Best, net), nil
 }
 
 // gate runs the SPRT of the candidate against the best network so far and

@@ -42,3 +42,26 @@ func TestGumbelRunWithSimsSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestBestOpponent: evaluation.opponents may list best, the run's best
+// network so far, which the candidate is scored against like any agent.
+func TestBestOpponent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := tinyConfig(t, dir, "evaluation.every=1", "evaluation.opponents=[random, best]")
+	if _, err := train.Run(context.Background(), cfg, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := train.ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := tab.Column("score_best")
+	if len(col) != 2 {
+		t.Fatalf("score_best %v: want 2 rows", col)
+	}
+	for i, v := range col {
+		if !(v >= 0 && v <= 1) {
+			t.Errorf("iteration %d: score against best %v", i+1, v)
+		}
+	}
+}
