@@ -1,0 +1,110 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/internal/progress"
+	"github.com/urim-rl/urim/train/experiment"
+)
+
+// gridFlags is --grid, repeatable: key=v1,v2,...
+type gridFlags []experiment.Axis
+
+func (g *gridFlags) String() string { return fmt.Sprint(*g) }
+
+func (g *gridFlags) Set(v string) error {
+	a, err := experiment.ParseAxis(v)
+	if err != nil {
+		return err
+	}
+	*g = append(*g, a)
+	return nil
+}
+
+func init() {
+	register(&command{
+		name:  "sweep",
+		usage: "--config BASE.yaml --grid key=v1,v2 [--grid ...] [--seeds N] [--budget 20m] --out DIR",
+		short: "compare training recipes: a grid of runs, rated together, summarised",
+		long: `Runs every combination of the --grid values (each a config key and its
+values, as --set takes them) with --seeds seeds each (seed=1, 2, ...), each a
+normal training run directory in DIR/runs/CELL/seed-K trained for --budget
+(stop.time, no iteration limit: equal training time per cell; 0 keeps the
+config's stop). Then every run's final network (checkpoints/latest.ckpt) is
+rated as az:ckpt=...,sims=--rate-sims in a round robin with the fixed
+--panel (random anchored at 0 Elo), all games in one store
+(DIR/ratings/games.jsonl), and the summary is written: DIR/summary.csv (one
+row per run), DIR/report.md (the mean Elo and a 95% interval per cell) and
+DIR/elo.png (the in-run Elo against training time per cell, mean over the
+seeds with their range as a band).
+
+The plan is fixed in DIR/sweep.json. Stopped by Ctrl-C or killed, the same
+command continues: finished runs are skipped, an interrupted run resumes
+from its last iteration, and rating games are reused from the store.
+--parallel N trains N runs at once (each with workers = cores / N).
+docs/config.md documents the keys; docs/bench/ holds the commands of the
+comparisons made with it.
+
+Examples:
+  urim sweep --config configs/urim.yaml --grid 'search.root=puct,gumbel' --grid 'search.sims=16,32,64' --seeds 3 --budget 20m --out sweeps/gumbel
+  urim sweep --config configs/tiny.yaml --grid 'search.root=puct,gumbel' --panel random,greedy --games 4 --rate-sims 8 --out sweeps/tiny`,
+		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
+			var grid gridFlags
+			var sets setFlags
+			config := fs.String("config", "", "the base training config (YAML), required")
+			fs.Var(&grid, "grid", "a grid axis: key=value1,value2 (repeatable)")
+			fs.Var(&sets, "set", "override a key in every run: key.path=value (repeatable)")
+			seeds := fs.Int("seeds", 1, "runs per cell, seeded 1, 2, ...")
+			budget := fs.Duration("budget", 0, "training time of every run (stop.time); 0: the config's stop")
+			out := fs.String("out", "", "the sweep's directory, required")
+			panel := fs.String("panel", strings.Join(experiment.DefaultPanel, ","), "agent specs the final networks are rated against, comma-separated")
+			games := fs.Int("games", 40, "rating games per pairing (even: paired openings)")
+			rateSims := fs.Int("rate-sims", 100, "the final networks' simulations per move when rated")
+			parallel := fs.Int("parallel", 1, "runs trained at once")
+			quiet := fs.Bool("quiet", false, "no progress bars")
+			return func(io *stdio, args []string) error {
+				args, err := parseInterspersed(fs, args)
+				if err != nil {
+					return err
+				}
+				switch {
+				case len(args) > 0:
+					return usageErrorf("unexpected arguments %q", args)
+				case *config == "":
+					return usageErrorf("--config BASE.yaml is required")
+				case *out == "":
+					return usageErrorf("--out DIR is required")
+				case *parallel < 1:
+					return usageErrorf("--parallel %d: want at least 1", *parallel)
+				}
+				var specs []string
+				for _, s := range strings.Split(*panel, ",") {
+					if s = strings.TrimSpace(s); s != "" {
+						specs = append(specs, s)
+					}
+				}
+				cfg := experiment.Config{Base: *config, Sets: sets, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
+					Panel: specs, Games: *games, RateSims: *rateSims, Parallel: *parallel, Log: io.err,
+					Progress: progress.To(io.err, *quiet)}
+				ctx, stop := interruptible()
+				defer stop()
+				defer agents.CloseExternalEngines()
+				_, err = experiment.Run(ctx, cfg)
+				if stoppedBy(ctx, err) {
+					return interruption{cmd: "urim sweep", where: "", saved: "finished runs, the interrupted run's completed iterations and the rating games are kept in " + *out,
+						resume: "continue with the same command"}.exit(io)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(io.out, "%s: report %s, summary %s, plot %s\n", *out, filepath.Join(*out, "report.md"),
+					filepath.Join(*out, "summary.csv"), filepath.Join(*out, "elo.png"))
+				return nil
+			}
+		},
+	})
+}

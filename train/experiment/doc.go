@@ -1,0 +1,20 @@
+// Package experiment compares training recipes: a sweep (urim sweep) runs
+// every combination of a grid of config values, each with several seeds,
+// as normal training run directories, rates every final network against
+// one fixed panel of agents with one shared game store, and writes a
+// summary: summary.csv (one row per run), report.md (the mean and a 95%
+// interval per cell) and elo.png (the in-run Elo against training time per
+// cell, with a band over the seeds).
+//
+// A sweep is resumable: its plan is fixed in sweep.json when it starts,
+// every run is a run directory that resumes after kill -9 like any other,
+// a finished run is marked done and skipped, and the rating games are
+// kept in the store. Run the same command again to continue.
+//
+// (Not to be confused with [evaluate.Sweep], a pairing one agent won in
+// every game.)
+//
+// Runs execute through a [Runner]: [Local] trains in this process, one
+// after another or several at once; the distributed workers (issue 19)
+// plug in as another Runner.
+package experiment

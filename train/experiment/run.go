@@ -1,0 +1,319 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/progress"
+	"github.com/urim-rl/urim/train"
+)
+
+// DefaultPanel is the fixed panel final networks are rated against: random
+// anchors the scale at 0, the others span a trained network's strength.
+var DefaultPanel = []string{"random", "greedy", "alphabeta:depth=8", "mcts:sims=1000"}
+
+// Config is one sweep.
+type Config struct {
+	// Base is the training config file every run starts from.
+	Base string
+	// Sets are overrides (key=value) applied to every run, before the
+	// grid's.
+	Sets []string
+	// Grid holds the axes: every combination of their values is a cell.
+	Grid []Axis
+	// Seeds is the number of runs per cell, seeded 1, 2, …; at least 1.
+	Seeds int
+	// Budget is every run's training time (stop.time, with no iteration
+	// limit, so the cells get equal time); 0 keeps the base's stop.
+	Budget time.Duration
+	// Out is the sweep's directory.
+	Out string
+	// Panel are the agent specs the final networks are rated against; nil
+	// means DefaultPanel. random, if listed, anchors the ratings at 0.
+	Panel []string
+	// Games is the number of rating games per pairing (even; 0 means 40),
+	// and RateSims the final networks' simulations per move when rated
+	// (0 means 100): every network is rated with the same search,
+	// az:ckpt=…,sims=RateSims.
+	Games, RateSims int
+	// Parallel is the number of runs trained at once (0 means 1); each
+	// then gets workers = cores / Parallel unless the config sets workers.
+	Parallel int
+	// Runner trains the runs; nil means Local.
+	Runner Runner
+	// Log receives a line per run and notes; nil discards.
+	Log io.Writer
+	// Progress is where the rating games report progress.
+	Progress progress.Sink
+}
+
+// Runner trains one run of a sweep. [Local] is the one here; a runner for
+// the distributed workers (issue 19) implements the same method, training
+// the run elsewhere and leaving its run directory in cfg.Output (the
+// sweep reads metrics.csv and checkpoints/latest.ckpt from it).
+type Runner interface {
+	// Run trains cfg's run to its stop; with resume it continues the run
+	// already in cfg.Output.
+	Run(ctx context.Context, cfg train.Config, resume bool) error
+}
+
+// Local trains runs in this process.
+type Local struct {
+	// Log receives the runs' own log lines; nil discards them.
+	Log io.Writer
+}
+
+// Run trains cfg with train.Run.
+func (l Local) Run(ctx context.Context, cfg train.Config, resume bool) error {
+	_, err := train.Run(ctx, cfg, train.Options{Resume: resume, Log: l.Log})
+	return err
+}
+
+// RunSpec is one run of the plan.
+type RunSpec struct {
+	Cell string `json:"cell"`
+	Seed int    `json:"seed"`
+	// Dir is the run directory, relative to the sweep's.
+	Dir string `json:"dir"`
+}
+
+// Plan is what sweep.json records: the sweep's settings and its runs, fixed
+// when it starts, so that a resumed sweep is the same sweep.
+type Plan struct {
+	Base     string    `json:"base"`
+	Sets     []string  `json:"sets"`
+	Grid     []Axis    `json:"grid"`
+	Cells    []Cell    `json:"cells"`
+	Seeds    int       `json:"seeds"`
+	Budget   string    `json:"budget"`
+	Panel    []string  `json:"panel"`
+	Games    int       `json:"games"`
+	RateSims int       `json:"rate_sims"`
+	Runs     []RunSpec `json:"runs"`
+}
+
+const (
+	planFile = "sweep.json"
+	doneFile = "sweep-done" // in a run directory: the run finished
+)
+
+// plan returns the plan of c, with its defaults.
+func (c *Config) plan() (*Plan, error) {
+	if c.Seeds < 1 || c.Seeds > 1000 {
+		return nil, fmt.Errorf("experiment: seeds %d: want 1 to 1000", c.Seeds)
+	}
+	if c.Out == "" {
+		return nil, errors.New("experiment: no output directory")
+	}
+	if c.Budget < 0 {
+		return nil, fmt.Errorf("experiment: budget %s: want 0 (the base's stop) or more", c.Budget)
+	}
+	games := c.Games
+	if games == 0 {
+		games = 40
+	}
+	if games < 2 || games%2 != 0 {
+		return nil, fmt.Errorf("experiment: games %d: want an even number, at least 2 (paired openings)", games)
+	}
+	sims := c.RateSims
+	if sims == 0 {
+		sims = 100
+	}
+	if sims < 1 {
+		return nil, fmt.Errorf("experiment: rating simulations %d: want at least 1", sims)
+	}
+	panel := c.Panel
+	if panel == nil {
+		panel = DefaultPanel
+	}
+	if len(panel) == 0 {
+		return nil, errors.New("experiment: an empty panel: the final networks need opponents")
+	}
+	cells, err := Cells(c.Grid)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Base: c.Base, Sets: append([]string{}, c.Sets...), Grid: c.Grid, Cells: cells, Seeds: c.Seeds,
+		Budget: c.Budget.String(), Panel: panel, Games: games, RateSims: sims}
+	for _, cell := range cells {
+		for seed := 1; seed <= c.Seeds; seed++ {
+			p.Runs = append(p.Runs, RunSpec{Cell: cell.Name, Seed: seed, Dir: filepath.Join("runs", cell.Name, "seed-"+strconv.Itoa(seed))})
+		}
+	}
+	return p, nil
+}
+
+// runConfig is the training config of run r: the base, the sweep's sets,
+// the cell's, the seed, the output directory and the budget.
+func (c *Config) runConfig(p *Plan, r RunSpec) (train.Config, error) {
+	sets := append([]string{}, p.Sets...)
+	for _, cell := range p.Cells {
+		if cell.Name == r.Cell {
+			sets = append(sets, cell.Sets...)
+		}
+	}
+	sets = append(sets, "seed="+strconv.Itoa(r.Seed), "output="+filepath.Join(c.Out, r.Dir))
+	if c.Budget > 0 {
+		sets = append(sets, "stop.time="+c.Budget.String(), "stop.iterations=0")
+	}
+	if par := max(c.Parallel, 1); par > 1 {
+		base, err := train.LoadConfig(c.Base, nil)
+		if err == nil && base.Workers == 0 {
+			sets = append(sets, "workers="+strconv.Itoa(max(1, runtime.NumCPU()/par)))
+		}
+	}
+	cfg, err := train.LoadConfig(c.Base, sets)
+	if err != nil {
+		return cfg, fmt.Errorf("experiment: run %s: %w", r.Dir, err)
+	}
+	return cfg, nil
+}
+
+// Run runs the sweep: it writes (or, resuming, checks) sweep.json, trains
+// every run not done yet, rates every final network against the panel,
+// and writes the summary. It returns the summary's rows. A cancelled
+// context stops it; run it again with the same settings to continue.
+func Run(ctx context.Context, c Config) ([]Row, error) {
+	if c.Log != nil {
+		c.Log = &lockedWriter{w: c.Log} // runs log from their goroutines
+	}
+	p, err := c.plan()
+	if err != nil {
+		return nil, err
+	}
+	// Every run's config first: a bad key stops the sweep before any run.
+	cfgs := make([]train.Config, len(p.Runs))
+	for i, r := range p.Runs {
+		if cfgs[i], err = c.runConfig(p, r); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.fixPlan(p); err != nil {
+		return nil, err
+	}
+	if err := c.train(ctx, p, cfgs); err != nil {
+		return nil, err
+	}
+	rows, err := c.rate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeSummary(c.Out, p, rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// fixPlan writes sweep.json, or checks that the one in Out is p.
+func (c *Config) fixPlan(p *Plan) error {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	path := filepath.Join(c.Out, planFile)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && !bytes.Equal(old, data):
+		return fmt.Errorf("experiment: %s holds another sweep (its %s differs: other base, sets, grid, seeds, budget or panel); resume it with its own settings or choose another --out", c.Out, planFile)
+	case err == nil:
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("experiment: %w", err)
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return atomicfile.WriteFile(path, data)
+}
+
+// train trains the runs not done yet, Parallel at a time.
+func (c *Config) train(ctx context.Context, p *Plan, cfgs []train.Config) error {
+	runner := c.Runner
+	if runner == nil {
+		runner = Local{}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	sem := make(chan struct{}, max(c.Parallel, 1))
+	for i, r := range p.Runs {
+		dir := filepath.Join(c.Out, r.Dir)
+		if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+			c.logf("sweep: %s: done\n", r.Dir)
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(i int, r RunSpec, dir string) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_, resume, err := train.ReadState(dir)
+			if err == nil {
+				how := "starting"
+				if resume {
+					how = "resuming"
+				}
+				c.logf("sweep: %s: %s\n", r.Dir, how)
+				start := time.Now()
+				err = runner.Run(ctx, cfgs[i], resume)
+				if err == nil && ctx.Err() == nil {
+					err = atomicfile.WriteFile(filepath.Join(dir, doneFile), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+					c.logf("sweep: %s: finished in %s\n", r.Dir, time.Since(start).Round(time.Second))
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				if first == nil {
+					first = fmt.Errorf("experiment: run %s: %w", r.Dir, err)
+				}
+				mu.Unlock()
+				cancel()
+			}
+		}(i, r, dir)
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+func (c *Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format, args...)
+	}
+}
+
+// lockedWriter serialises the writes of concurrent runs.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
