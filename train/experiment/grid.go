@@ -67,7 +67,11 @@ func Cells(axes []Axis) ([]Cell, error) {
 		for _, c := range out {
 			for _, v := range a.Values {
 				parts := strings.Split(a.Key, ".")
-				part := parts[len(parts)-1] + "-" + strings.Trim(unsafeName.ReplaceAllString(v, "-"), "-")
+				name := strings.Trim(unsafeName.ReplaceAllString(v, "-"), "-")
+				if name == "" {
+					name = "none" // "" (an empty string), say
+				}
+				part := parts[len(parts)-1] + "-" + name
 				n := Cell{Name: join(c.Name, part), Sets: append(append([]string{}, c.Sets...), a.Key+"="+v),
 					Values: append(append([]string{}, c.Values...), v)}
 				next = append(next, n)
