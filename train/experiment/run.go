@@ -58,10 +58,14 @@ type Config struct {
 	Progress progress.Sink
 }
 
-// Runner trains one run of a sweep. [Local] is the one here; a runner for
-// the distributed workers (issue 19) implements the same method, training
-// the run elsewhere and leaving its run directory in cfg.Output (the
-// sweep reads metrics.csv and checkpoints/latest.ckpt from it).
+// Runner trains one run of a sweep. [Local] is the one here. The
+// distributed workers (issue 19) join in one of two ways: a base config
+// with the cluster section sends each run's self-play to the workers from
+// inside train.Run, so Local needs no change; or a Runner that places whole
+// runs on other machines implements this method, leaving each run directory
+// in cfg.Output when it returns (the sweep reads state.json, metrics.csv
+// and checkpoints/latest.ckpt from it). Run may be called from several
+// goroutines at once (Config.Parallel).
 type Runner interface {
 	// Run trains cfg's run to its stop; with resume it continues the run
 	// already in cfg.Output.
