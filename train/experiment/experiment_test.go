@@ -82,6 +82,7 @@ func TestSweepEndToEnd(t *testing.T) {
 	var log bytes.Buffer
 	c := tinySweep(out, 2)
 	c.Log = &log
+	c.Parallel = 2 // two runs at once (under the race detector in CI)
 	rows, err := Run(context.Background(), c)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
