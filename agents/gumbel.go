@@ -87,6 +87,19 @@ type gumbelRoot struct {
 	noise          float32
 	g              [env.MaxActions]float32 // the root's Gumbel noise, by action
 	seq            []int32                 // halvingSequence of this search
+	// logits caches the log priors of the root's children, by child,
+	// filled as the root selection first reads them (known[i]).
+	logits [env.MaxActions]float32
+	known  [env.MaxActions]bool
+}
+
+// rootLogit returns the log prior of the root's i-th child, computed once a
+// search.
+func (gr *gumbelRoot) rootLogit(i int, prior float32) float32 {
+	if !gr.known[i] {
+		gr.logits[i], gr.known[i] = logit(prior), true
+	}
+	return gr.logits[i]
 }
 
 func newGumbelRoot(c GumbelConfig) gumbelRoot {
@@ -129,6 +142,7 @@ func (t *tree) beginGumbel(sims int) {
 	gr := &t.gum
 	k := min(gr.m, t.root.Legal().Count())
 	gr.seq = halvingSequence(k, max(sims-1, 0), gr.seq[:0])
+	gr.known = [env.MaxActions]bool{}
 	for a := range gr.g {
 		gr.g[a] = 0
 		if gr.noise > 0 {
@@ -155,8 +169,10 @@ func (t *tree) sigma(p *node, kids []node, sig []float32) {
 		if c.visits > 0 {
 			sumN += c.visits
 			maxN = max(maxN, c.visits)
+			q := c.value / float32(c.visits)
+			sig[i] = q // the completed Q below, once for both loops
 			pr := max(c.prior, 1e-30)
-			wq += pr * c.value / float32(c.visits)
+			wq += pr * q
 			wp += pr
 		}
 	}
@@ -170,7 +186,7 @@ func (t *tree) sigma(p *node, kids []node, sig []float32) {
 	for i := range kids {
 		q := vmix
 		if c := &kids[i]; c.visits > 0 {
-			q = c.value / float32(c.visits)
+			q = sig[i]
 		}
 		sig[i] = q
 		lo, hi = min(lo, q), max(hi, q)
@@ -200,7 +216,7 @@ func (t *tree) selectGumbel(parent int32) int32 {
 			if c.visits+int32(c.vloss) != want {
 				continue
 			}
-			if sc := t.gum.g[c.action] + logit(c.prior) + sig[i]; best < 0 || sc > bestScore {
+			if sc := t.gum.g[c.action] + t.gum.rootLogit(i, c.prior) + sig[i]; best < 0 || sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
