@@ -24,10 +24,10 @@ type Sims struct {
 	// N is the constant count (0 when the run has a schedule).
 	N int `yaml:"-"`
 	// Steps maps an iteration (from 1) to the simulations from it on.
-	Steps map[int]int `yaml:"steps"`
+	Steps map[int]int `yaml:"steps,omitempty"`
 	// From and To ramp linearly from iteration 1 to stop.iterations.
-	From int `yaml:"from"`
-	To   int `yaml:"to"`
+	From int `yaml:"from,omitempty"`
+	To   int `yaml:"to,omitempty"`
 }
 
 // ConstSims is a constant search.sims.
