@@ -36,7 +36,7 @@ import (
 // actions. Below the root, a descent takes the child with the highest
 // π'(a) − N(a) / (1 + ΣN), π' = softmax(logits + σ(q̂)): the paper's
 // deterministic non-root selection. Pending simulations of a batched round
-// count in N (their virtual loss) but not in Q.
+// count as visits that lost (virtual loss, as under PUCT), in N and in Q.
 
 // GumbelConfig holds the constants of the Gumbel rule; each zero field
 // takes the paper's default, as its comment says.
@@ -166,10 +166,13 @@ func (t *tree) sigma(p *node, kids []node, sig []float32) {
 	for i := range kids {
 		c := &kids[i]
 		valueSum += c.value
-		if c.visits > 0 {
-			sumN += c.visits
-			maxN = max(maxN, c.visits)
-			q := c.value / float32(c.visits)
+		// Pending simulations of a batched round count as visits that
+		// lost (virtual loss, as under PUCT), so the next descents of the
+		// round turn to other children; 0 outside batched search.
+		if n := c.visits + int32(c.vloss); n > 0 {
+			sumN += n
+			maxN = max(maxN, n)
+			q := (c.value - float32(c.vloss)) / float32(n)
 			sig[i] = q // the completed Q below, once for both loops
 			pr := max(c.prior, 1e-30)
 			wq += pr * q
@@ -185,7 +188,7 @@ func (t *tree) sigma(p *node, kids []node, sig []float32) {
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
 	for i := range kids {
 		q := vmix
-		if c := &kids[i]; c.visits > 0 {
+		if c := &kids[i]; c.visits+int32(c.vloss) > 0 {
 			q = sig[i]
 		}
 		sig[i] = q
