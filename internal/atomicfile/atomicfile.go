@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Mode is the permission of every file written.
@@ -42,7 +44,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
 		// Renaming over a device or a FIFO would replace it (a test once
 		// replaced /dev/null); only a regular file is ever replaced.
-		return fmt.Errorf("writing %s: it is %s, not a regular file; give the path of a file", path, kind(fi.Mode()))
+		return fmt.Errorf("writing %s: it is %s, not a regular file; give the path of a file", path, inputfile.Kind(fi.Mode()))
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tmpInfix+"*")
@@ -84,23 +86,6 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		d.Close()
 	}
 	return nil
-}
-
-// kind names what a non-regular file is.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "a file of mode " + m.String()
 }
 
 // WriteFile writes data to the file at path as [Write] does.

@@ -53,7 +53,7 @@ func Open(path string, limit int64, what string) (*File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	r := &File{f: f, path: path, what: what, limit: limit, size: fi.Size()}
 	if fi.Size() > limit {
@@ -126,8 +126,9 @@ func ReadFile(path string, limit int64, what string) ([]byte, error) {
 	}
 }
 
-// kind names what a non-regular file is.
-func kind(m fs.FileMode) string {
+// Kind names what a file of mode m is, for errors about a path that is not
+// a regular file ("a FIFO", "a character device").
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -140,7 +141,7 @@ func kind(m fs.FileMode) string {
 	case m&fs.ModeDevice != 0:
 		return "a block device"
 	}
-	return "mode " + m.String()
+	return "a file of mode " + m.String()
 }
 
 // commas writes n with thousands separators.
