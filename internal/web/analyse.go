@@ -10,6 +10,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/splitmix"
 	"github.com/urim-rl/urim/tablebase"
 )
 
@@ -218,7 +219,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Errorf("%w: the game is over (%s)", errBadGame, st.Reason()))
 		return
 	}
-	an, spec, err := s.newAnalyser(q.Spec, q.Seed^uint64(st.Ply())*0x9e3779b97f4a7c15, false)
+	an, spec, err := s.newAnalyser(q.Spec, splitmix.Mix(q.Seed^splitmix.Mix(uint64(st.Ply()))), false)
 	if err != nil {
 		writeError(w, status(err), err)
 		return
