@@ -52,6 +52,7 @@ type Config struct {
 	Checkpoints Checkpoints `yaml:"checkpoints"`
 	Dataset     Dataset     `yaml:"dataset"`
 	PPO         PPO         `yaml:"ppo"`
+	Cluster     Cluster     `yaml:"cluster"`
 
 	// Output is the run directory; a relative path is relative to the
 	// current directory.

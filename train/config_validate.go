@@ -125,6 +125,7 @@ func (c *Config) Validate() error {
 		intRange("checkpoints.keep_every", c.Checkpoints.KeepEvery, 0, 1<<30),
 		c.checkDataset(),
 		c.checkPPO(),
+		c.checkCluster(),
 		intRange("workers", c.Workers, 0, 1024),
 	}
 	if c.Output == "" {

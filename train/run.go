@@ -30,6 +30,9 @@ type Options struct {
 	// progress (progress.To: bars on a terminal, plain lines otherwise);
 	// the zero Sink reports none.
 	Progress progress.Sink
+	// Remote, when set, plays the run's self-play in other processes
+	// (package train/cluster); nil plays it here.
+	Remote Remote
 }
 
 // ErrRunExists is returned when starting a run in a directory that holds one.
@@ -258,6 +261,7 @@ func configDiff(a, b []byte) string {
 	ca.Stop, cb.Stop = Stop{}, Stop{}
 	ca.Workers, cb.Workers = 0, 0
 	ca.Checkpoints, cb.Checkpoints = Checkpoints{}, Checkpoints{} // retention changes no result
+	ca.Cluster, cb.Cluster = Cluster{}, Cluster{}                 // where self-play runs may change
 	ca.Output, cb.Output = "", ""                                 // the run directory may have moved
 	var diffs []string
 	ma, mb := topLevel(ca), topLevel(cb)
