@@ -33,6 +33,10 @@ type algorithm struct {
 	learn *learner
 	win   *window
 	table *tablebase.Table // training.tablebase, or nil
+	// seen holds the remote shards committed already (a distributed run);
+	// recent the ids of the last iterations', for state.json.
+	seen   map[string]bool
+	recent [][]string
 }
 
 // New returns the algorithm of session s, with the replay window of its
@@ -54,14 +58,24 @@ func New(s *train.Session) (train.Algorithm, error) {
 		fmt.Fprintf(s.Log, "train: %s in the replay window, from %s\n", progress.Count(win.buf.Len(), "positions"),
 			progress.Count(len(win.shards), "shards"))
 	}
-	return &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}, nil
+	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}
+	if s.Remote() != nil {
+		if a.seen, a.recent, err = seenShards(s); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
 }
 
 // Columns are the metrics.csv columns of an AlphaZero run.
 func (a *algorithm) Columns() []string {
-	return []string{"positions", "mean_plies", "resigned", "false_resign",
+	cols := []string{"positions", "mean_plies", "resigned", "false_resign",
 		"selfplay_s", "positions_per_s", "buffer", "train_steps", "steps_per_s", "lr",
 		"policy_loss", "value_loss", "entropy", "kl", "table_targets"}
+	if a.s.Remote() != nil {
+		cols = append(cols, remoteColumns...)
+	}
+	return cols
 }
 
 // Player is iteration it's network as an az agent, searching with the
@@ -78,8 +92,22 @@ func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	}}
 }
 
-// Committed drops from replay/ the shards that left the window.
-func (a *algorithm) Committed(int) error { return a.win.prune(a.s.State.Games) }
+// Committed drops from replay/ the shards that left the window and, in a
+// distributed run, acknowledges the iteration's worker shards.
+func (a *algorithm) Committed(int) error {
+	if err := a.win.prune(a.s.State.Games); err != nil {
+		return err
+	}
+	if r := a.s.Remote(); r != nil {
+		for _, ids := range a.recent {
+			for _, id := range ids {
+				a.seen[id] = true
+			}
+		}
+		return r.Committed()
+	}
+	return nil
+}
 
 // Close marks replay/ complete until a resume reopens it.
 func (a *algorithm) Close() {
@@ -95,15 +123,22 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	m := metrics{lr: math.NaN(), policyLoss: math.NaN(), valueLoss: math.NaN(), entropy: math.NaN(),
 		kl: math.NaN(), stepsPerS: math.NaN()}
 
-	// Self-play.
-	open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
-	ls, err := newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it)))
-	if err != nil {
-		return nil, err
-	}
+	// Self-play (the workers' in a distributed run).
 	bar := s.Progress(fmt.Sprintf("iter %d self-play", it), "games")
 	t0 := time.Now()
-	sp, err := selfPlay(ctx, cfg, s.Game, s.Encoding, s.Reward, ls, open, a.win, s.Data, it, s.State.Games, bar)
+	var sp *selfPlayStats
+	var rs remoteStats
+	var err error
+	if s.Remote() != nil {
+		sp, rs, err = a.collect(ctx, it)
+	} else {
+		open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
+		var ls *agents.Lockstep
+		if ls, err = newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it))); err != nil {
+			return nil, err
+		}
+		sp, err = selfPlay(ctx, cfg, s.Game, s.Encoding, s.Reward, ls, open, a.win, s.Data, it, s.State.Games, bar)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +183,13 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 			return nil, err
 		}
 	}
-	return &train.Iteration{Games: sp.games, Positions: sp.positions, Cells: m.cells(), Summary: m.summary(),
-		Data: a.win.state()}, nil
+	cells, summary, ws := m.cells(), m.summary(), a.win.state()
+	if s.Remote() != nil {
+		cells = append(cells, rs.cells()...)
+		summary += fmt.Sprintf("; %d worker shards (dropped: %d too old, %d refused)", rs.shards, rs.droppedLag, rs.droppedRefused)
+		ws.Remote = a.recent
+	}
+	return &train.Iteration{Games: sp.games, Positions: sp.positions, Cells: cells, Summary: summary, Data: ws}, nil
 }
 
 // saveRecords adds self-play games to the store at path.

@@ -59,6 +59,17 @@ type game struct {
 	would [2]bool
 }
 
+// sink receives self-play's games as they finish: the window, or a
+// worker's publisher (Play).
+type sink interface{ keep(g *dataset.Game) }
+
+// failingSink is a sink that can fail (a worker whose server is gone):
+// self-play stops with its error.
+type failingSink interface {
+	sink
+	err() error
+}
+
 // selfPlay plays one iteration's games with pl, which starts game k from
 // open.start(k), and keeps every game, with a row for each fully searched
 // position, in the window (which adds them at the end of the iteration),
@@ -66,7 +77,7 @@ type game struct {
 // continue from firstGame. progress, if set, is called after each finished
 // game.
 func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encoding, reward env.RewardKind,
-	pl player, open openings, win *window, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
+	pl player, open openings, win sink, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
 	sp := cfg.SelfPlay
 	n := sp.GamesPerIteration
 	st := &selfPlayStats{}
@@ -142,6 +153,9 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encod
 			if m.Final != nil {
 				finish(m.Game, gm, m.Final, -1)
 			}
+		}
+		if fs, ok := win.(failingSink); ok {
+			return fs.err()
 		}
 		return nil
 	})

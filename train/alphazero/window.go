@@ -56,6 +56,9 @@ type windowShard struct {
 // windowState is the window's record in state.json.
 type windowState struct {
 	Window []windowShard `json:"window"`
+	// Remote lists, for the last committed iterations of a distributed
+	// run, the ids of the worker shards each took in.
+	Remote [][]string `json:"remote,omitempty"`
 }
 
 // openWindow returns the window of session s: for a new run the shards of

@@ -1,0 +1,338 @@
+package cluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"gopkg.in/yaml.v3"
+
+	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/train"
+)
+
+// consumerName is the learner's durable consumer of the shard stream.
+const consumerName = "learner"
+
+// ackWait is how long a shard handed to the learner stays its own before
+// JetStream offers it again: longer than any iteration. A restarted
+// learner does not wait for it: it makes its consumer anew, which offers
+// every unacknowledged shard at once.
+const ackWait = 12 * time.Hour
+
+// keepVersions is how many network versions the object store keeps
+// beyond max_lag.
+const keepVersions = 2
+
+// LearnerOptions set up a learner.
+type LearnerOptions struct {
+	// Log receives notes: refused shards (naming the worker), waits.
+	Log io.Writer
+	// WorkerCommand makes the command of local worker i (cluster.workers)
+	// given the server's URL and the run name; its environment gets the
+	// worker's credentials. Nil runs this executable's "worker".
+	WorkerCommand func(i int, url, run string) []string
+}
+
+// Learner is the learner's side of a distributed run, the train.Remote of
+// urim train: it publishes network versions and collects the workers'
+// shards, acknowledging them once they are committed.
+type Learner struct {
+	res      *resources
+	nc       *nats.Conn
+	cons     jetstream.Consumer
+	emb      *Embedded
+	locals   *localWorkers
+	log      io.Writer
+	maxLag   int
+	rules    string
+	build    string
+	dim, a   int
+	pending  []jetstream.Msg
+	held     map[string]bool // shard ids of pending
+	last     int             // newest version published
+	lastWait time.Time
+}
+
+// URL is the server's client URL.
+func (l *Learner) URL() string { return l.nc.ConnectedUrlRedacted() }
+
+// OpenLearner connects the learner of cfg (a validated, distributed
+// config): it starts the embedded server and the local workers when
+// cluster.workers is set, or connects to cluster.nats, then sets up the
+// run's stream, buckets and consumer and publishes the run's config.
+func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (l *Learner, err error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	run, err := RunName(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := cfg.RulesOf()
+	if err != nil {
+		return nil, err
+	}
+	g, err := env.NewGame(rules)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := env.ParseEncoding(cfg.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	l = &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
+		dim: env.NewEncoder(g, enc).Dim(), a: g.PitsPerRow(), held: map[string]bool{}, last: -1}
+	defer func() {
+		if err != nil {
+			l.Close()
+		}
+	}()
+	url, creds, replicas := cfg.Cluster.NATS, CredentialsFrom(cfg.Cluster), cfg.Cluster.Replicas
+	if cfg.Cluster.Workers > 0 {
+		if l.emb, err = StartEmbedded(filepath.Join(cfg.Output, "cluster"), run); err != nil {
+			return nil, err
+		}
+		url, creds, replicas = l.emb.URL, l.emb.Learner, 1
+	}
+	if l.nc, err = Connect(url, creds, "urim train "+run); err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(l.nc)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	n := namesOf(run)
+	if l.res, err = setup(ctx, js, n, replicas); err != nil {
+		return nil, err
+	}
+	if err := l.publishConfig(ctx, cfg, rules); err != nil {
+		return nil, err
+	}
+	// A consumer made anew offers at once every shard not acknowledged:
+	// those the last session took but did not commit.
+	if err := js.DeleteConsumer(ctx, n.stream, consumerName); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, fmt.Errorf("cluster: consumer %s: %w", consumerName, err)
+	}
+	if l.cons, err = js.CreateOrUpdateConsumer(ctx, n.stream, jetstream.ConsumerConfig{
+		Durable: consumerName, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1,
+		MaxAckPending: -1, Replicas: replicas, Description: "urim train: the learner",
+	}); err != nil {
+		return nil, fmt.Errorf("cluster: consumer %s: %w", consumerName, err)
+	}
+	if cfg.Cluster.Workers > 0 {
+		if l.locals, err = startLocal(cfg, run, l.emb, o); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(l.log, "train: run %s over NATS at %s (%s), %d local workers\n", run, l.URL(), creds, cfg.Cluster.Workers)
+	return l, nil
+}
+
+// publishConfig stores the run's effective config and rules for workers.
+func (l *Learner) publishConfig(ctx context.Context, cfg *train.Config, rules env.Rules) error {
+	c := *cfg
+	c.Cluster = train.DefaultCluster() // where the learner's server is and its credentials' files are its own
+	eff, err := c.Marshal()
+	if err != nil {
+		return err
+	}
+	ry, err := yaml.Marshal(rules)
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	if _, err := l.res.kv.Put(ctx, keyConfig, eff); err != nil {
+		return fmt.Errorf("cluster: run %s: publish the config: %w", l.res.n.run, err)
+	}
+	if _, err := l.res.kv.Put(ctx, keyRules, ry); err != nil {
+		return fmt.Errorf("cluster: run %s: publish the rules: %w", l.res.n.run, err)
+	}
+	return nil
+}
+
+// Publish stores the checkpoint at path as network version version and
+// makes it the newest; the versions too old to be played any more are
+// deleted.
+func (l *Learner) Publish(ctx context.Context, version int, path string) error {
+	if version <= l.last {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("cluster: publish network %d: %w", version, err)
+	}
+	sum := sha256.Sum256(data)
+	ni := netInfo{Version: version, Object: objectName(version), SHA256: hex.EncodeToString(sum[:]), Rules: l.rules, Build: l.build}
+	meta := map[string]string{"version": strconv.Itoa(version), "sha256": ni.SHA256, "rules": l.rules}
+	if _, err := l.res.nets.PutBytes(ctx, ni.Object, data); err != nil {
+		return fmt.Errorf("cluster: publish network %d: %w", version, err)
+	}
+	if err := l.res.nets.UpdateMeta(ctx, ni.Object, jetstream.ObjectMeta{Name: ni.Object, Metadata: meta,
+		Description: "urim network version " + strconv.Itoa(version)}); err != nil {
+		return fmt.Errorf("cluster: publish network %d: %w", version, err)
+	}
+	b, _ := json.Marshal(ni)
+	if _, err := l.res.kv.Put(ctx, keyNetwork, b); err != nil {
+		return fmt.Errorf("cluster: publish network %d: %w", version, err)
+	}
+	l.last = version
+	if old := version - l.maxLag - keepVersions; old >= 0 {
+		_ = l.res.nets.Delete(ctx, objectName(old)) // gone already, or never published: nothing to do
+	}
+	return nil
+}
+
+// Collect takes shards until they hold games finished games. Shards whose
+// network is more than max_lag versions older than version, and shards of
+// other rules or builds, are dropped (acknowledged as terminated) and
+// counted; shards seen reports as committed are acknowledged and skipped.
+func (l *Learner) Collect(ctx context.Context, version, games int, seen func(string) bool) (*train.RemoteBatch, error) {
+	b := &train.RemoteBatch{}
+	got := 0
+	start := time.Now()
+	l.lastWait = start
+	for got < games {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fctx, cancel := context.WithTimeout(ctx, time.Second)
+		// Take about as many shards as the games still wanted fill: a
+		// shard fetched is held until the iteration commits.
+		want := 1
+		if len(b.Shards) > 0 {
+			want = max(1, min(64, (games-got)*len(b.Shards)/max(got, 1)))
+		}
+		batch, err := l.cons.Fetch(want, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			l.waiting(got, games, err)
+			time.Sleep(100 * time.Millisecond)
+			continue // the server is away (a cluster node restarting): try again
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			got += l.take(ctx, msg, version, seen, b)
+		}
+		cancel()
+		if n == 0 {
+			err := batch.Error()
+			if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+				err = nil
+			}
+			l.waiting(got, games, err)
+		}
+	}
+	return b, nil
+}
+
+// waiting notes, at most every 30 seconds, that the learner waits.
+func (l *Learner) waiting(got, games int, err error) {
+	if time.Since(l.lastWait) >= 30*time.Second {
+		why := ""
+		if err != nil {
+			why = fmt.Sprintf(" (%v)", err)
+		}
+		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (start urim worker --nats %s)\n", got, games, why, l.URL())
+		l.lastWait = time.Now()
+	}
+}
+
+// take handles one shard message, adding its games to b when it is kept.
+// It returns the games kept.
+func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen func(string) bool, b *train.RemoteBatch) int {
+	h := msg.Headers()
+	id, worker := h.Get(hdrShard), h.Get(hdrWorker)
+	if worker == "" {
+		worker = "(unnamed)"
+	}
+	if id == "" {
+		id = "(none)"
+	}
+	drop := func(counter *int, format string, args ...any) int {
+		*counter++
+		fmt.Fprintf(l.log, "train: dropped shard %s of worker %s: %s\n", id, worker, fmt.Sprintf(format, args...))
+		_ = msg.Term() // it will not be trained on; if the reply is lost JetStream offers it again, and it is dropped again
+		return 0
+	}
+	if seen(id) {
+		_ = msg.DoubleAck(ctx) // committed by an earlier session, whose acknowledgement was lost
+		return 0
+	}
+	if l.held[id] {
+		return 0 // offered again while held: acknowledged with the first copy
+	}
+	if bld := h.Get(hdrBuild); bld != l.build {
+		return drop(&b.DroppedRefused, "build %q, the learner's is %q", bld, l.build)
+	}
+	if r := h.Get(hdrRules); r != l.rules {
+		return drop(&b.DroppedRefused, "rules %s, the run's are %s", r, l.rules)
+	}
+	v, err := strconv.Atoi(h.Get(hdrVersion))
+	switch {
+	case err != nil || v < 0 || v > version:
+		return drop(&b.DroppedRefused, "network version %q, the learner's newest is %d", h.Get(hdrVersion), version)
+	case version-v > l.maxLag:
+		return drop(&b.DroppedLag, "played by network %d, %d versions older than %d (max_lag %d)", v, version-v, version, l.maxLag)
+	}
+	games, err := dataset.Unpack(msg.Data(), l.dim, l.a)
+	if err != nil {
+		return drop(&b.DroppedRefused, "%v", err)
+	}
+	l.pending = append(l.pending, msg)
+	l.held[id] = true
+	b.Games = append(b.Games, games...)
+	b.Shards = append(b.Shards, id)
+	return len(games)
+}
+
+// Committed acknowledges the shards of the last Collect, waiting for the
+// server's confirmation of each.
+func (l *Learner) Committed() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for i, msg := range l.pending {
+		var err error
+		for try := 0; try < 60; try++ {
+			if err = msg.DoubleAck(ctx); err == nil {
+				break
+			}
+			time.Sleep(time.Second) // a cluster electing a new leader
+		}
+		if err != nil {
+			l.pending = l.pending[i:]
+			return fmt.Errorf("cluster: acknowledge shard %s: %w (the run is committed; a resumed run skips the shard)", msg.Headers().Get(hdrShard), err)
+		}
+	}
+	l.pending = l.pending[:0]
+	clear(l.held)
+	return nil
+}
+
+// Close stops the local workers, the connection and the embedded server.
+func (l *Learner) Close() error {
+	if l.locals != nil {
+		l.locals.stop()
+	}
+	if l.nc != nil {
+		l.nc.Close()
+	}
+	if l.emb != nil {
+		l.emb.Shutdown()
+	}
+	return nil
+}

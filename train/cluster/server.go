@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Embedded is a NATS server with JetStream inside the learner's process,
+// for a run on one machine: it listens on 127.0.0.1 only, on a free port,
+// keeps its storage in a directory of the run, and knows two users with
+// fresh random passwords: the learner (every subject) and the run's
+// workers (only the run's subjects).
+type Embedded struct {
+	srv *server.Server
+	// URL is the client URL, nats://127.0.0.1:PORT.
+	URL string
+	// Learner and Worker are the two users' credentials.
+	Learner, Worker Credentials
+}
+
+// maxPayload is the embedded server's largest message: a shard of the
+// longest game fits many times over.
+const maxPayload = 8 << 20
+
+// StartEmbedded starts the embedded server of run with JetStream storage in
+// dir.
+func StartEmbedded(dir, run string) (*Embedded, error) {
+	lp, wp := secret(), secret()
+	n := namesOf(run)
+	opts := &server.Options{
+		ServerName: "urim-" + run,
+		Host:       "127.0.0.1",
+		Port:       server.RANDOM_PORT,
+		HTTPPort:   0,
+		NoSigs:     true,
+		NoLog:      true,
+		JetStream:  true,
+		StoreDir:   dir,
+		MaxPayload: maxPayload,
+		Users: []*server.User{
+			{Username: "learner", Password: lp},
+			{Username: "worker-" + run, Password: wp, Permissions: workerPermissions(n)},
+		},
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: embedded server: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(30 * time.Second) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("cluster: the embedded server in %s did not start", dir)
+	}
+	return &Embedded{srv: srv, URL: srv.ClientURL(),
+		Learner: Credentials{User: "learner", Password: lp},
+		Worker:  Credentials{User: "worker-" + run, Password: wp}}, nil
+}
+
+// Shutdown stops the server and waits until it has.
+func (e *Embedded) Shutdown() {
+	e.srv.Shutdown()
+	e.srv.WaitForShutdown()
+}
+
+// workerPermissions lets a worker of the run publish its shards, its
+// heartbeats and evaluation results, read the run's config and networks
+// and take evaluation jobs, and nothing else: no other run's subjects, no
+// JetStream administration.
+func workerPermissions(n names) *server.Permissions {
+	kvStream, objStream := "KV_"+n.kv, "OBJ_"+n.nets
+	api := "$JS.API."
+	pub := []string{
+		n.shards + ".>", n.evalResults + ".>",
+		"$KV." + n.kv + ".workers.>",
+		api + "INFO", api + "STREAM.NAMES",
+		api + "STREAM.INFO." + kvStream, api + "STREAM.INFO." + objStream, api + "STREAM.INFO." + n.stream, api + "STREAM.INFO." + n.evalStream,
+		api + "DIRECT.GET." + kvStream + ".>", api + "DIRECT.GET." + kvStream, api + "DIRECT.GET." + objStream + ".>", api + "DIRECT.GET." + objStream,
+		api + "STREAM.MSG.GET." + kvStream, api + "STREAM.MSG.GET." + objStream,
+		api + "CONSUMER.CREATE." + objStream + ".>", api + "CONSUMER.CREATE." + objStream,
+		api + "CONSUMER.CREATE." + kvStream + ".>", api + "CONSUMER.CREATE." + kvStream,
+		api + "CONSUMER.DELETE." + objStream + ".>", api + "CONSUMER.DELETE." + kvStream + ".>",
+		api + "CONSUMER.INFO." + n.evalStream + ".>", api + "CONSUMER.MSG.NEXT." + n.evalStream + ".>",
+		"$JS.ACK." + n.evalStream + ".>", "$JS.FC.>",
+	}
+	return &server.Permissions{
+		Publish:   &server.SubjectPermission{Allow: pub},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+	}
+}
+
+// secret returns a fresh random password.
+func secret() string {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	return hex.EncodeToString(b)
+}

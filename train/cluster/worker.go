@@ -1,0 +1,366 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/train"
+	"github.com/urim-rl/urim/train/alphazero"
+)
+
+// WorkerOptions set up a worker.
+type WorkerOptions struct {
+	// URL is the NATS server's; Credentials reach it.
+	URL         string
+	Credentials Credentials
+	// Run names the run; empty takes the only run on the server.
+	Run string
+	// ID names the worker in the run (logs, urim cluster status); empty
+	// makes one of the host name, the process id and a random suffix.
+	ID string
+	// Lockstep is the games searched in lock-step (0: the run's
+	// selfplay.parallel_games); Threads the threads of the network (0: one
+	// per core).
+	Lockstep, Threads int
+	// Log receives a line per network version and per minute of play.
+	Log io.Writer
+	// ExitWithParent ends the worker when the process that started it
+	// exits (a learner's local worker outliving a killed learner).
+	ExitWithParent bool
+	// MaxShards stops the worker after that many shards (0: never; tests).
+	MaxShards int
+}
+
+// worker is one running worker.
+type worker struct {
+	o        WorkerOptions
+	res      *resources
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	cfg      train.Config
+	rules    string
+	build    string
+	version  int
+	sess     *train.Session
+	chunk    int
+	shards   int64
+	played   int64
+	start    time.Time
+	lastBeat time.Time
+	maxBytes int
+	dir      string // the worker's temporary files
+}
+
+// errEnough ends a worker that published MaxShards shards.
+var errEnough = errors.New("enough shards")
+
+// RunWorker plays self-play for a run until ctx ends: it reads the run's
+// config, fetches the newest network (and again after each chunk of games
+// whenever a newer one is published), and publishes the games finished in
+// each finished game as one shard. Stopped at any moment, it loses at
+// most the games in progress.
+func RunWorker(ctx context.Context, o WorkerOptions) error {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.ID == "" {
+		host, _ := os.Hostname()
+		o.ID = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), secret()[:6])
+	}
+	o.ID = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, o.ID)
+	if o.ExitWithParent {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go watchParent(ctx, cancel)
+	}
+	nc, err := Connect(o.URL, o.Credentials, "urim worker "+o.ID)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	w := &worker{o: o, nc: nc, js: js, version: -1, build: Build(), start: time.Now()}
+	if w.dir, err = os.MkdirTemp("", "urim-worker-"); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	defer os.RemoveAll(w.dir)
+	if err := w.join(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	w.maxBytes = int(nc.MaxPayload()) - 4096
+	for {
+		if err := w.refresh(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		lockstep := w.cfg.SelfPlay.ParallelGames
+		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.flush(ctx, g) })
+		w.chunk++
+		switch {
+		case errors.Is(err, errEnough):
+			return nil
+		case ctx.Err() != nil:
+			return nil // the games in progress are lost; every finished one is published
+		case err != nil:
+			return err
+		}
+	}
+}
+
+// watchParent cancels when the parent process exits.
+func watchParent(ctx context.Context, cancel context.CancelFunc) {
+	ppid := os.Getppid()
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if os.Getppid() != ppid {
+				cancel()
+				return
+			}
+		}
+	}
+}
+
+// join finds the run (waiting for its learner to publish its config and a
+// first network) and reads its config.
+func (w *worker) join(ctx context.Context) error {
+	run := w.o.Run
+	if run == "" {
+		runs, err := Runs(ctx, w.js)
+		if err != nil {
+			return err
+		}
+		if len(runs) != 1 {
+			return fmt.Errorf("cluster: %d runs on %s (%s): name one with --run", len(runs), w.o.URL, strings.Join(runs, ", "))
+		}
+		run = runs[0]
+	}
+	if !train.RunNameOK.MatchString(run) {
+		return fmt.Errorf("cluster: %q is not a run name (letters, digits, - and _)", run)
+	}
+	n := namesOf(run)
+	for wait := time.Duration(0); ; wait = time.Second {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		res, err := open(ctx, w.js, n)
+		if err != nil {
+			if wait == 0 {
+				fmt.Fprintf(w.o.Log, "worker %s: waiting for run %s to start (%v)\n", w.o.ID, run, err)
+			}
+			continue
+		}
+		w.res = res
+		break
+	}
+	cfgYAML, err := w.res.kv.Get(ctx, keyConfig)
+	if err != nil {
+		return fmt.Errorf("cluster: run %s: its config: %w", run, err)
+	}
+	rulesYAML, err := w.res.kv.Get(ctx, keyRules)
+	if err != nil {
+		return fmt.Errorf("cluster: run %s: its rules: %w", run, err)
+	}
+	// The rules travel whole: a rules_file of the learner's machine is
+	// not on the worker's. The copy lives as long as the worker.
+	rulesFile := filepath.Join(w.dir, "rules.yaml")
+	if err := atomicfile.WriteFile(rulesFile, rulesYAML.Value()); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	cfg, err := train.ParseConfig(cfgYAML.Value(), "run "+run+" config", []string{"rules_file=" + rulesFile, "max_plies=0"})
+	if err != nil {
+		return fmt.Errorf("cluster: run %s: %w", run, err)
+	}
+	rules, err := cfg.RulesOf()
+	if err != nil {
+		return err
+	}
+	if w.o.Lockstep > 0 {
+		cfg.SelfPlay.ParallelGames = w.o.Lockstep
+	}
+	cfg.Workers = w.o.Threads
+	// Every worker plays its own games: its seed is its own.
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	cfg.Seed = train.Derive(cfg.Seed, uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16|uint64(b[3])<<24|uint64(b[4])<<32|uint64(b[5])<<40|uint64(b[6])<<48|uint64(b[7])<<56)
+	w.cfg, w.rules = cfg, rulesKey(rules)
+	fmt.Fprintf(w.o.Log, "worker %s: joined run %s (%s, %d sims, %d games in lock-step)\n", w.o.ID, run, rules.Name, cfg.Search.Sims, cfg.SelfPlay.ParallelGames)
+	return nil
+}
+
+// refresh loads the newest network when it is newer than the one playing,
+// waiting for a first one.
+func (w *worker) refresh(ctx context.Context) error {
+	for {
+		ni, ok, err := w.res.newest(ctx)
+		if err != nil {
+			return err
+		}
+		if ok && ni.Version <= w.version {
+			return nil
+		}
+		if ok {
+			return w.load(ctx, ni)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// load fetches network version ni, checks its SHA-256 and rules, and makes
+// the session play it.
+func (w *worker) load(ctx context.Context, ni netInfo) error {
+	if ni.Rules != w.rules {
+		return fmt.Errorf("cluster: network %d of run %s is for rules %s, the run's config gives %s", ni.Version, w.res.n.run, ni.Rules, w.rules)
+	}
+	data, err := w.res.nets.GetBytes(ctx, ni.Object)
+	if err != nil {
+		return fmt.Errorf("cluster: fetch network %d: %w", ni.Version, err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != ni.SHA256 {
+		return fmt.Errorf("cluster: network %d: SHA-256 %x, published as %s", ni.Version, sum, ni.SHA256)
+	}
+	ck, err := nn.Decode(data)
+	if err != nil {
+		return fmt.Errorf("cluster: network %d: %w", ni.Version, err)
+	}
+	if w.sess, err = train.NewSession(w.cfg, ck.Net); err != nil {
+		return err
+	}
+	if err := ck.Check(w.sess.Rules, w.sess.Encoding, nil); err != nil {
+		return fmt.Errorf("cluster: network %d: %w", ni.Version, err)
+	}
+	if w.version >= 0 || ni.Version > 0 {
+		fmt.Fprintf(w.o.Log, "worker %s: playing network %d\n", w.o.ID, ni.Version)
+	}
+	w.version = ni.Version
+	return nil
+}
+
+// flush publishes a finished game as one shard at once, then (every few
+// seconds) a heartbeat.
+func (w *worker) flush(ctx context.Context, g *dataset.Game) error {
+	if err := w.publish(ctx, []dataset.Game{*g}); err != nil {
+		return err
+	}
+	w.played++
+	if time.Since(w.lastBeat) >= 2*time.Second || w.shards == 1 {
+		w.beat(ctx)
+	}
+	if w.o.MaxShards > 0 && w.shards >= int64(w.o.MaxShards) {
+		return errEnough
+	}
+	return nil
+}
+
+// publish sends games as one shard, halving it while it is too big for a
+// message.
+func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
+	data, err := dataset.Pack(games, w.sess.Encoder.Dim(), w.sess.Game.PitsPerRow())
+	if err != nil {
+		return err
+	}
+	if len(data) > w.maxBytes && len(games) > 1 {
+		h := len(games) / 2
+		if err := w.publish(ctx, games[:h]); err != nil {
+			return err
+		}
+		return w.publish(ctx, games[h:])
+	}
+	w.shards++
+	id := fmt.Sprintf("%s-%d", w.o.ID, w.shards)
+	msg := nats.NewMsg(w.res.n.shards + "." + w.o.ID)
+	msg.Data = data
+	msg.Header.Set(hdrShard, id)
+	msg.Header.Set(hdrVersion, strconv.Itoa(w.version))
+	msg.Header.Set(hdrBuild, w.build)
+	msg.Header.Set(hdrRules, w.rules)
+	msg.Header.Set(hdrWorker, w.o.ID)
+	msg.Header.Set(hdrGames, strconv.Itoa(len(games)))
+	// A lost reply (a cluster node going away) is answered by publishing
+	// again with the same id: JetStream keeps one copy.
+	for try := 0; ; try++ {
+		_, err := w.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id))
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || try >= 120 {
+			return fmt.Errorf("cluster: publish shard %s: %w", id, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// beat stores the worker's heartbeat (best effort).
+func (w *worker) beat(ctx context.Context) {
+	host, _ := os.Hostname()
+	hb := heartbeat{ID: w.o.ID, Host: host, Build: w.build, Rules: w.rules, Version: w.version,
+		Games: w.played, Shards: w.shards, GamesPerS: float64(w.played) / time.Since(w.start).Seconds(), Seen: time.Now().UTC()}
+	b, _ := json.Marshal(hb)
+	if _, err := w.res.kv.Put(ctx, keyWorkers+"."+w.o.ID, b); err == nil {
+		w.lastBeat = time.Now()
+	}
+}
+
+// Runs lists the runs on a server: the shard streams' run names.
+func Runs(ctx context.Context, js jetstream.JetStream) ([]string, error) {
+	var runs []string
+	l := js.StreamNames(ctx)
+	for name := range l.Name() {
+		if run, ok := strings.CutPrefix(name, "URIM_"); ok {
+			if run, ok = strings.CutSuffix(run, "_SHARDS"); ok {
+				runs = append(runs, run)
+			}
+		}
+	}
+	if err := l.Err(); err != nil {
+		return nil, fmt.Errorf("cluster: list the runs: %w", err)
+	}
+	slices.Sort(runs)
+	return runs, nil
+}
