@@ -10,6 +10,7 @@ import (
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
 	_ "github.com/urim-rl/urim/train/all" // the algorithms
+	"github.com/urim-rl/urim/train/cluster"
 )
 
 // resumeFlag is --resume (the config's output directory), --resume=DIR or
@@ -66,6 +67,10 @@ output directory) or --resume RUN_DIR (which reads RUN_DIR/config.yaml when
 --config is not given). A resumed run must have the same config, but for
 stop, checkpoints and workers, which may change.
 
+With cluster: set (or --workers-local N) self-play runs in worker processes
+joined through NATS JetStream, on this machine or others (urim worker,
+docs/distributed.md), while this process trains on their games.
+
 With algorithm: ppo the network is trained instead by PPO self-play on the
 vectorized environment (docs/ppo.md; configs/ppo-quickstart.yaml runs its
 150 iterations in 2 to 5 minutes here, by the machine's load, and its time
@@ -92,6 +97,8 @@ Examples:
 			trainShortcuts(fs, &sets)
 			fs.Var(&resume, "resume", "continue the run in the output directory (or --resume RUN_DIR)")
 			quiet := fs.Bool("quiet", false, "no progress bars")
+			fs.Func("workers-local", "self-play in N local worker processes over an embedded NATS server; short for --set cluster.workers=N",
+				func(v string) error { sets = append(sets, "cluster.workers="+v); return nil })
 			return func(io *stdio, args []string) error {
 				args, err := parseInterspersed(fs, args)
 				if err != nil {
@@ -125,6 +132,17 @@ Examples:
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()
+				if cfg.Cluster.Distributed() {
+					if err := cfg.Validate(); err != nil {
+						return err
+					}
+					l, err := cluster.OpenLearner(ctx, &cfg, cluster.LearnerOptions{Log: io.err})
+					if err != nil {
+						return err
+					}
+					defer l.Close()
+					opt.Remote = l
+				}
 				sum, err := train.Run(ctx, cfg, opt)
 				if stoppedBy(ctx, err) {
 					return trainInterrupted(io, cfg.Output, sum)

@@ -176,7 +176,7 @@ func TestLearnerAndTwoWorkersTrainEveryShardOnce(t *testing.T) {
 			t.Errorf("shard %s trained on twice", id)
 		}
 		ids[id] = true
-		workers[id[:strings.LastIndex(id, "-")]] = true
+		workers[id[:strings.Index(id, "-")]] = true
 	}
 	if len(ids) == 0 {
 		t.Fatalf("no shards trained on\n%s", log.String())

@@ -33,7 +33,7 @@ func startLocal(cfg *train.Config, run string, emb *Embedded, o LearnerOptions) 
 		}
 		threads := strconv.Itoa(cfg.Cluster.WorkerThreads)
 		command = func(i int, url, run string) []string {
-			return []string{exe, "worker", "--nats", url, "--run", run, "--threads", threads, "--id", fmt.Sprintf("local-%d", i)}
+			return []string{exe, "worker", "--nats", url, "--run", run, "--threads", threads, "--id", fmt.Sprintf("local-%d", i), "--local"}
 		}
 	}
 	for i := range lw.cmds {

@@ -67,6 +67,9 @@ type worker struct {
 	lastBeat time.Time
 	maxBytes int
 	dir      string // the worker's temporary files
+	// session tells this run of the worker from an earlier one of the
+	// same id, so that shard ids never repeat.
+	session string
 }
 
 // errEnough ends a worker that published MaxShards shards.
@@ -106,7 +109,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	w := &worker{o: o, nc: nc, js: js, version: -1, build: Build(), start: time.Now()}
+	w := &worker{o: o, nc: nc, js: js, version: -1, build: Build(), start: time.Now(), session: secret()[:8]}
 	if w.dir, err = os.MkdirTemp("", "urim-worker-"); err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
@@ -309,7 +312,7 @@ func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 		return w.publish(ctx, games[h:])
 	}
 	w.shards++
-	id := fmt.Sprintf("%s-%d", w.o.ID, w.shards)
+	id := fmt.Sprintf("%s-%s-%d", w.o.ID, w.session, w.shards)
 	msg := nats.NewMsg(w.res.n.shards + "." + w.o.ID)
 	msg.Data = data
 	msg.Header.Set(hdrShard, id)
