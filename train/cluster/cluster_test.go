@@ -5,13 +5,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/nn"
@@ -50,12 +47,6 @@ func init() {
 // testWorkers runs the local workers as this test binary.
 func testWorkers(i int, url, run string) []string {
 	return []string{os.Args[0], url, run, fmt.Sprintf("w%d", i)}
-}
-
-func init() {
-	if os.Getenv("URIM_CLUSTER_TEST_ROLE") == "" {
-		os.Setenv("URIM_CLUSTER_TEST_ROLE_CHILD", "") // nothing: children get the role from their command's environment
-	}
 }
 
 // runLearner runs cfg's learner with local workers that are this binary.
@@ -195,10 +186,6 @@ func TestLearnerAndTwoWorkersTrainEveryShardOnce(t *testing.T) {
 	}
 	t.Logf("%d shards from workers %v", len(ids), workers)
 }
-
-var _ = strconv.Itoa
-var _ = exec.Command
-var _ = time.Second
 
 // syncBuffer is a log written by the learner and its workers' pipes at once.
 type syncBuffer struct {

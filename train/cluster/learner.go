@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -63,6 +64,31 @@ type Learner struct {
 	held     map[string]bool // shard ids of pending
 	last     int             // newest version published
 	lastWait time.Time
+	testNet  string // a checkpoint to publish (tests)
+	drops    map[string]dropped
+}
+
+// dropped sums up one worker's dropped shards in a Collect.
+type dropped struct {
+	n     int
+	first string
+}
+
+// logDrops writes one line per worker whose shards a Collect dropped.
+func (l *Learner) logDrops() {
+	workers := make([]string, 0, len(l.drops))
+	for w := range l.drops {
+		workers = append(workers, w)
+	}
+	slices.Sort(workers)
+	for _, w := range workers {
+		d := l.drops[w]
+		more := ""
+		if d.n > 1 {
+			more = fmt.Sprintf(" (and %d more)", d.n-1)
+		}
+		fmt.Fprintf(l.log, "train: dropped %d shards of worker %s: %s%s\n", d.n, w, d.first, more)
+	}
 }
 
 // URL is the server's client URL.
@@ -72,7 +98,7 @@ func (l *Learner) URL() string { return l.nc.ConnectedUrlRedacted() }
 // config): it starts the embedded server and the local workers when
 // cluster.workers is set, or connects to cluster.nats, then sets up the
 // run's stream, buckets and consumer and publishes the run's config.
-func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (l *Learner, err error) {
+func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *Learner, err error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -92,7 +118,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (l *L
 	if err != nil {
 		return nil, err
 	}
-	l = &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
+	l := &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
 		dim: env.NewEncoder(g, enc).Dim(), a: g.PitsPerRow(), held: map[string]bool{}, last: -1}
 	defer func() {
 		if err != nil {
@@ -114,6 +140,8 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (l *L
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	n := namesOf(run)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a server that never answers
+	defer cancel()
 	if l.res, err = setup(ctx, js, n, replicas); err != nil {
 		return nil, err
 	}
@@ -200,6 +228,8 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 func (l *Learner) Collect(ctx context.Context, version, games int, seen func(string) bool) (*train.RemoteBatch, error) {
 	b := &train.RemoteBatch{}
 	got := 0
+	l.drops = map[string]dropped{}
+	defer l.logDrops()
 	start := time.Now()
 	l.lastWait = start
 	for got < games {
@@ -265,7 +295,12 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	}
 	drop := func(counter *int, format string, args ...any) int {
 		*counter++
-		fmt.Fprintf(l.log, "train: dropped shard %s of worker %s: %s\n", id, worker, fmt.Sprintf(format, args...))
+		d := l.drops[worker]
+		if d.n == 0 {
+			d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+		}
+		d.n++
+		l.drops[worker] = d
 		_ = msg.Term() // it will not be trained on; if the reply is lost JetStream offers it again, and it is dropped again
 		return 0
 	}

@@ -324,7 +324,9 @@ func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 	// A lost reply (a cluster node going away) is answered by publishing
 	// again with the same id: JetStream keeps one copy.
 	for try := 0; ; try++ {
-		_, err := w.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id))
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := w.js.PublishMsg(pctx, msg, jetstream.WithMsgID(id))
+		cancel()
 		if err == nil {
 			return nil
 		}

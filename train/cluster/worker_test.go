@@ -42,6 +42,7 @@ func openTestLearner(t *testing.T, sets ...string) (*Learner, *train.Config, *sy
 	if err := l.Publish(context.Background(), 0, path); err != nil {
 		t.Fatal(err)
 	}
+	l.testNet = path
 	return l, &cfg, log
 }
 

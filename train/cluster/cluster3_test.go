@@ -1,0 +1,162 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/urim-rl/urim/train"
+)
+
+// freePorts returns n free TCP ports on 127.0.0.1.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var ports []int
+	var ls []net.Listener
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return ports
+}
+
+// node starts cluster node i of three with routes to the others on
+// 127.0.0.1, its JetStream storage in dir.
+func node(t *testing.T, i int, dir string, client, route []int) *server.Server {
+	t.Helper()
+	var routes []string
+	for j, p := range route {
+		if j != i {
+			routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", p))
+		}
+	}
+	opts := &server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: client[i], NoSigs: true, NoLog: true,
+		JetStream: true, StoreDir: filepath.Join(dir, fmt.Sprintf("n%d", i)),
+		Cluster: server.ClusterOpts{Name: "urim-test", Host: "127.0.0.1", Port: route[i]},
+		Routes:  server.RoutesFromStr(strings.Join(routes, ","))}
+	s, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(30 * time.Second) {
+		t.Fatalf("node %d did not start", i)
+	}
+	return s
+}
+
+// TestThreeNodeCluster: a run on a cluster of three with its stream and
+// buckets replicated three times goes on while one node is stopped, and
+// the node catches up when it comes back.
+func TestThreeNodeCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a cluster of three takes a while to elect its leaders")
+	}
+	dir := t.TempDir()
+	ports := freePorts(t, 6)
+	client, route := ports[:3], ports[3:]
+	nodes := make([]*server.Server, 3)
+	for i := range nodes {
+		nodes[i] = node(t, i, dir, client, route)
+	}
+	defer func() {
+		for _, s := range nodes {
+			if s != nil {
+				s.Shutdown()
+			}
+		}
+	}()
+	var urls []string
+	for _, p := range client {
+		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", p))
+	}
+	url := strings.Join(urls, ",")
+	cfg := tinyCluster(t, dir, "stop.iterations=6", "cluster.workers=0", "cluster.nats="+url, "cluster.replicas=3")
+	log := &syncBuffer{}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var l *Learner
+	var err error
+	for try := 0; ; try++ { // JetStream answers once the cluster has a meta leader
+		if l, err = OpenLearner(ctx, &cfg, LearnerOptions{Log: log}); err == nil || try == 60 {
+			break
+		}
+		t.Logf("try %d: %v", try, err)
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer stopWorkers()
+	for i := range 2 {
+		go RunWorker(wctx, WorkerOptions{URL: url, Run: "run", ID: fmt.Sprintf("w%d", i), Threads: 1, Log: log})
+	}
+	rec := &recorder{Remote: l}
+	done := make(chan error, 1)
+	go func() {
+		_, err := train.Run(ctx, cfg, train.Options{Log: log, Remote: rec})
+		done <- err
+	}()
+	waitIteration(t, cfg.Output, 2, done)
+	stopped := 1
+	nodes[stopped].Shutdown()
+	nodes[stopped].WaitForShutdown()
+	nodes[stopped] = nil
+	waitIteration(t, cfg.Output, 4, done)
+	nodes[stopped] = node(t, stopped, dir, client, route)
+	if err := <-done; err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	stopWorkers()
+	ids := map[string]bool{}
+	for _, id := range rec.committed {
+		if ids[id] {
+			t.Errorf("shard %s trained on twice", id)
+		}
+		ids[id] = true
+	}
+	checkOnce(t, dir)
+	// The node that was away is a current replica of the stream again.
+	js, _ := jetstream.New(l.nc)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		s, err := js.Stream(ctx, l.res.n.stream)
+		if err == nil {
+			info, err := s.Info(ctx)
+			if err == nil && info.Cluster != nil && len(info.Cluster.Replicas) == 2 && currentAll(info.Cluster) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted node did not catch up: %v", err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// currentAll reports whether every follower is current and the node that
+// was stopped is among the replicas.
+func currentAll(ci *jetstream.ClusterInfo) bool {
+	for _, p := range ci.Replicas {
+		if !p.Current || p.Offline {
+			return false
+		}
+	}
+	return true
+}

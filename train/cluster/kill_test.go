@@ -1,0 +1,141 @@
+//go:build unix
+
+package cluster
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/urim-rl/urim/train"
+)
+
+// startWorker starts this test binary as worker id of the run on url.
+func startWorker(t *testing.T, url, id string, creds Credentials, log *syncBuffer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], url, "run", id)
+	cmd.Env = append(append(os.Environ(), "URIM_CLUSTER_TEST_ROLE=worker"), creds.Env()...)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd
+}
+
+// waitIteration waits until the run in dir has committed iteration it.
+func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for time.Now().Before(deadline) {
+		st, ok, err := train.ReadState(dir)
+		if err == nil && ok && st.Iteration >= it {
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended before iteration %d: %v", it, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no iteration %d after two minutes", it)
+}
+
+// TestWorkerKilledMidShard: a worker killed with SIGKILL loses only its
+// games in progress: the run goes on with the other, a worker started
+// again rejoins, and every game is trained on once.
+func TestWorkerKilledMidShard(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyCluster(t, dir, "stop.iterations=6", "selfplay.games_per_iteration=24")
+	cfg.Cluster.Workers = 0
+	emb, err := StartEmbedded(filepath.Join(dir, "nats"), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Shutdown()
+	cfg.Cluster.NATS = emb.URL
+	t.Setenv(EnvUser, emb.Learner.User)
+	t.Setenv(EnvPassword, emb.Learner.Password)
+	log := &syncBuffer{}
+	l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rec := &recorder{Remote: l}
+	done := make(chan error, 1)
+	go func() {
+		_, err := train.Run(context.Background(), cfg, train.Options{Log: log, Remote: rec})
+		done <- err
+	}()
+	a := startWorker(t, emb.URL, "a", emb.Worker, log)
+	startWorker(t, emb.URL, "b", emb.Worker, log)
+	waitIteration(t, cfg.Output, 2, done)
+	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitIteration(t, cfg.Output, 4, done)
+	startWorker(t, emb.URL, "a", emb.Worker, log)
+	if err := <-done; err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	ids := map[string]bool{}
+	for _, id := range rec.committed {
+		if ids[id] {
+			t.Errorf("shard %s trained on twice", id)
+		}
+		ids[id] = true
+	}
+	checkOnce(t, dir)
+}
+
+// TestLearnerKilledAndResumed: the learner (with its embedded server and
+// local workers) killed with SIGKILL mid-run and resumed loses no shard and
+// trains on none twice: the shards it held uncommitted come back, those it
+// committed are not taken again.
+func TestLearnerKilledAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyCluster(t, dir, "stop.iterations=6", "selfplay.games_per_iteration=24")
+	file := filepath.Join(dir, "config.yaml")
+	b, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := &syncBuffer{}
+	cmd := exec.Command(os.Args[0], file, "new")
+	cmd.Env = append(os.Environ(), "URIM_CLUSTER_TEST_ROLE=learner")
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitIteration(t, cfg.Output, 2, done)
+	time.Sleep(300 * time.Millisecond) // into iteration 3: shards held, not committed
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	st, _, err := train.ReadState(cfg.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Iteration >= 6 {
+		t.Fatalf("the run ended before the kill")
+	}
+	sum, err := runLearner(context.Background(), cfg, true, os.Stderr)
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, log)
+	}
+	if sum.Iterations != 6 {
+		t.Errorf("%d iterations, want 6", sum.Iterations)
+	}
+	checkOnce(t, dir)
+}
