@@ -359,6 +359,7 @@ func Default() Config {
 		Stop:        Stop{Iterations: 20},
 		Checkpoints: Checkpoints{KeepLast: 5, KeepEvery: 10},
 		PPO:         DefaultPPO(),
+		Cluster:     DefaultCluster(),
 		Output:      "runs/train",
 		Seed:        1,
 	}

@@ -19,5 +19,5 @@ func ExampleParseConfig() {
 	// Output:
 	// urim7 200 1.5 50 <nil>
 	// train: config run.yaml:2: search.sims: 0 is out of range (1 to 1048576)
-	// train: config run.yaml:1: serach: unknown key (known: algorithm, rules, rules_file, max_plies, reward, encoding, network, search, selfplay, replay, training, optimizer, evaluation, stop, checkpoints, dataset, ppo, output, seed, workers)
+	// train: config run.yaml:1: serach: unknown key (known: algorithm, rules, rules_file, max_plies, reward, encoding, network, search, selfplay, replay, training, optimizer, evaluation, stop, checkpoints, dataset, ppo, cluster, output, seed, workers)
 }

@@ -44,6 +44,11 @@ func lockRunDir(dir string, resume bool, log io.Writer) (*lockfile.Lock, error) 
 	return lock, nil
 }
 
+// ClusterDir is the subdirectory of a run directory where a distributed
+// run's embedded NATS server keeps its JetStream storage (train/cluster),
+// made before the run starts.
+const ClusterDir = "cluster"
+
 // checkOwnDir refuses, for a new run, a directory that holds files but no
 // config.yaml or state.json: they are not the run's.
 func checkOwnDir(dir string) error {
@@ -59,7 +64,7 @@ func checkOwnDir(dir string) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	for _, e := range entries {
-		if e.Name() != lockfile.DirName {
+		if e.Name() != lockfile.DirName && e.Name() != ClusterDir {
 			return fmt.Errorf("train: output %s already holds %s and is not a run directory (no %s): a new run needs an empty or new directory (--set output=DIR)",
 				dir, e.Name(), configFile)
 		}

@@ -15,7 +15,7 @@ func init() {
 		long: `Joins a training run over NATS JetStream (docs/distributed.md): reads the
 run's config from the run, fetches its newest network (and again whenever a
 newer one is published), plays lock-step self-play with the run's search
-settings and publishes the games of each lock-step round as one shard in
+settings and publishes each game the moment it ends as one shard in
 the dataset format. Stopped at any moment (Ctrl-C, kill -9) it loses only the
 games in progress; started again it rejoins.
 

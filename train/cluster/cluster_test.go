@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/nn"
@@ -210,3 +211,21 @@ func (s *syncBuffer) String() string {
 
 // saveNet saves session s's network as a checkpoint at path.
 func saveNet(path string, s *train.Session) error { return nn.Save(path, s.Checkpoint()) }
+
+// waitIteration waits until the run in dir has committed iteration it.
+func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Minute) // a loaded machine
+	for time.Now().Before(deadline) {
+		st, ok, err := train.ReadState(dir)
+		if err == nil && ok && st.Iteration >= it {
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended before iteration %d: %v", it, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no iteration %d after five minutes", it)
+}

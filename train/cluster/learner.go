@@ -66,7 +66,14 @@ type Learner struct {
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
+	// busy is the time spent taking shards in (decoding, checking) and
+	// acknowledging them: the learner's messaging.
+	busy time.Duration
 }
+
+// Busy returns the time the learner spent decoding, checking and
+// acknowledging shards.
+func (l *Learner) Busy() time.Duration { return l.busy }
 
 // dropped sums up one worker's dropped shards in a Collect.
 type dropped struct {
@@ -127,7 +134,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 	}()
 	url, creds, replicas := cfg.Cluster.NATS, CredentialsFrom(cfg.Cluster), cfg.Cluster.Replicas
 	if cfg.Cluster.Workers > 0 {
-		if l.emb, err = StartEmbedded(filepath.Join(cfg.Output, "cluster"), run); err != nil {
+		if l.emb, err = StartEmbedded(filepath.Join(cfg.Output, train.ClusterDir), run); err != nil {
 			return nil, err
 		}
 		url, creds, replicas = l.emb.URL, l.emb.Learner, 1
@@ -256,7 +263,9 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 		n := 0
 		for msg := range batch.Messages() {
 			n++
+			t0 := time.Now()
 			got += l.take(ctx, msg, version, seen, b)
+			l.busy += time.Since(t0)
 		}
 		cancel()
 		if n == 0 {
@@ -340,6 +349,8 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 func (l *Learner) Committed() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	t0 := time.Now()
+	defer func() { l.busy += time.Since(t0) }()
 	for i, msg := range l.pending {
 		var err error
 		for try := 0; try < 60; try++ {

@@ -113,4 +113,6 @@ type heartbeat struct {
 	Shards    int64     `json:"shards"`
 	GamesPerS float64   `json:"games_per_s"`
 	Seen      time.Time `json:"seen"`
+	// PublishS is the time spent encoding and publishing shards.
+	PublishS float64 `json:"publish_s"`
 }

@@ -22,7 +22,9 @@ type RunStatus struct {
 	// Backlog counts the shards waiting in the stream, Held those the
 	// learner took and has not committed yet.
 	Backlog, Held uint64
-	Workers       []WorkerStatus
+	// Published counts the shards ever stored in the stream.
+	Published uint64
+	Workers   []WorkerStatus
 }
 
 // WorkerStatus is one worker's last heartbeat.
@@ -33,6 +35,8 @@ type WorkerStatus struct {
 	Version   int
 	Games     int64
 	GamesPerS float64
+	// PublishS is the time it spent encoding and publishing shards.
+	PublishS float64
 }
 
 // Status reports every run on the server js reaches.
@@ -63,7 +67,7 @@ func runStatus(ctx context.Context, js jetstream.JetStream, run string) (RunStat
 	if err != nil {
 		return st, fmt.Errorf("cluster: run %s: %w", run, err)
 	}
-	st.Backlog = info.State.Msgs
+	st.Backlog, st.Published = info.State.Msgs, info.State.LastSeq
 	if c, err := s.Consumer(ctx, consumerName); err == nil {
 		if ci, err := c.Info(ctx); err == nil {
 			st.Held = uint64(ci.NumAckPending)
@@ -103,7 +107,7 @@ func runStatus(ctx context.Context, js jetstream.JetStream, run string) (RunStat
 		var hb heartbeat
 		if json.Unmarshal(e.Value(), &hb) == nil {
 			st.Workers = append(st.Workers, WorkerStatus{ID: hb.ID, Host: hb.Host, Build: hb.Build, Seen: hb.Seen,
-				Version: hb.Version, Games: hb.Games, GamesPerS: hb.GamesPerS})
+				Version: hb.Version, Games: hb.Games, GamesPerS: hb.GamesPerS, PublishS: hb.PublishS})
 		}
 	}
 	slices.SortFunc(st.Workers, func(a, b WorkerStatus) int { return strings.Compare(a.ID, b.ID) })

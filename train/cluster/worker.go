@@ -70,6 +70,8 @@ type worker struct {
 	// session tells this run of the worker from an earlier one of the
 	// same id, so that shard ids never repeat.
 	session string
+	// busy is the time spent encoding and publishing shards.
+	busy time.Duration
 }
 
 // errEnough ends a worker that published MaxShards shards.
@@ -300,6 +302,8 @@ func (w *worker) flush(ctx context.Context, g *dataset.Game) error {
 // publish sends games as one shard, halving it while it is too big for a
 // message.
 func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
+	t0 := time.Now()
+	defer func() { w.busy += time.Since(t0) }()
 	data, err := dataset.Pack(games, w.sess.Encoder.Dim(), w.sess.Game.PitsPerRow())
 	if err != nil {
 		return err
@@ -345,7 +349,8 @@ func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 func (w *worker) beat(ctx context.Context) {
 	host, _ := os.Hostname()
 	hb := heartbeat{ID: w.o.ID, Host: host, Build: w.build, Rules: w.rules, Version: w.version,
-		Games: w.played, Shards: w.shards, GamesPerS: float64(w.played) / time.Since(w.start).Seconds(), Seen: time.Now().UTC()}
+		Games: w.played, Shards: w.shards, GamesPerS: float64(w.played) / time.Since(w.start).Seconds(), Seen: time.Now().UTC(),
+		PublishS: w.busy.Seconds()}
 	b, _ := json.Marshal(hb)
 	if _, err := w.res.kv.Put(ctx, keyWorkers+"."+w.o.ID, b); err == nil {
 		w.lastBeat = time.Now()

@@ -27,24 +27,6 @@ func startWorker(t *testing.T, url, id string, creds Credentials, log *syncBuffe
 	return cmd
 }
 
-// waitIteration waits until the run in dir has committed iteration it.
-func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
-	t.Helper()
-	deadline := time.Now().Add(120 * time.Second)
-	for time.Now().Before(deadline) {
-		st, ok, err := train.ReadState(dir)
-		if err == nil && ok && st.Iteration >= it {
-			return
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the run ended before iteration %d: %v", it, err)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	t.Fatalf("no iteration %d after two minutes", it)
-}
-
 // TestWorkerKilledMidShard: a worker killed with SIGKILL loses only its
 // games in progress: the run goes on with the other, a worker started
 // again rejoins, and every game is trained on once.
