@@ -21,16 +21,12 @@ type names struct {
 	// kv holds the run's config, rules, newest network version and the
 	// workers' heartbeats; nets is the object store of network versions.
 	kv, nets string
-	// evalStream is the work queue of evaluation jobs, published to
-	// evalJobs; results go to evalResults.
-	evalStream, evalJobs, evalResults string
 }
 
 func namesOf(run string) names {
 	return names{run: run,
 		stream: "URIM_" + run + "_SHARDS", shards: "urim." + run + ".shards",
-		kv: "URIM_" + run, nets: "URIM_" + run + "_NETS",
-		evalStream: "URIM_" + run + "_EVAL", evalJobs: "urim." + run + ".eval.jobs", evalResults: "urim." + run + ".eval.results"}
+		kv: "URIM_" + run, nets: "URIM_" + run + "_NETS"}
 }
 
 // RunName is the run name of cfg: cluster.run, or the run directory's base

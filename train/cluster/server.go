@@ -66,25 +66,23 @@ func (e *Embedded) Shutdown() {
 	e.srv.WaitForShutdown()
 }
 
-// workerPermissions lets a worker of the run publish its shards, its
-// heartbeats and evaluation results, read the run's config and networks
-// and take evaluation jobs, and nothing else: no other run's subjects, no
+// workerPermissions lets a worker of the run publish its shards and its
+// heartbeats and read the run's config and networks, and nothing else: no other run's subjects, no
 // JetStream administration.
 func workerPermissions(n names) *server.Permissions {
 	kvStream, objStream := "KV_"+n.kv, "OBJ_"+n.nets
 	api := "$JS.API."
 	pub := []string{
-		n.shards + ".>", n.evalResults + ".>",
+		n.shards + ".>",
 		"$KV." + n.kv + ".workers.>",
 		api + "INFO", api + "STREAM.NAMES",
-		api + "STREAM.INFO." + kvStream, api + "STREAM.INFO." + objStream, api + "STREAM.INFO." + n.stream, api + "STREAM.INFO." + n.evalStream,
+		api + "STREAM.INFO." + kvStream, api + "STREAM.INFO." + objStream, api + "STREAM.INFO." + n.stream,
 		api + "DIRECT.GET." + kvStream + ".>", api + "DIRECT.GET." + kvStream, api + "DIRECT.GET." + objStream + ".>", api + "DIRECT.GET." + objStream,
 		api + "STREAM.MSG.GET." + kvStream, api + "STREAM.MSG.GET." + objStream,
 		api + "CONSUMER.CREATE." + objStream + ".>", api + "CONSUMER.CREATE." + objStream,
 		api + "CONSUMER.CREATE." + kvStream + ".>", api + "CONSUMER.CREATE." + kvStream,
 		api + "CONSUMER.DELETE." + objStream + ".>", api + "CONSUMER.DELETE." + kvStream + ".>",
-		api + "CONSUMER.INFO." + n.evalStream + ".>", api + "CONSUMER.MSG.NEXT." + n.evalStream + ".>",
-		"$JS.ACK." + n.evalStream + ".>", "$JS.FC.>",
+		"$JS.FC.>",
 	}
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},

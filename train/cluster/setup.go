@@ -34,14 +34,6 @@ func setup(ctx context.Context, js jetstream.JetStream, n names, replicas int) (
 	if err != nil {
 		return nil, fmt.Errorf("cluster: stream %s: %w", n.stream, err)
 	}
-	_, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: n.evalStream, Subjects: []string{n.evalJobs + ".>", n.evalResults + ".>"}, Retention: jetstream.LimitsPolicy,
-		Storage: jetstream.FileStorage, Replicas: replicas, Duplicates: dedupWindow,
-		Description: "urim run " + n.run + ": evaluation jobs and results",
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cluster: stream %s: %w", n.evalStream, err)
-	}
 	if r.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.kv, Replicas: replicas,
 		Storage: jetstream.FileStorage, Description: "urim run " + n.run + ": config, newest network, workers"}); err != nil {
 		return nil, fmt.Errorf("cluster: key-value bucket %s: %w", n.kv, err)
