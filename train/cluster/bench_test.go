@@ -4,10 +4,10 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,22 +27,16 @@ func benchConfig(b *testing.B, dir string, sets ...string) train.Config {
 	return cfg
 }
 
-// cpu returns the CPU time of this process and of its waited-for children.
-func cpu() time.Duration {
-	var self, kids syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
-	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
-	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
-}
-
 // BenchmarkSelfPlay compares the self-play positions per second of the
 // quickstart config in one process with a learner and two local workers
 // (one thread each) over the embedded server, on the same cores, and the
-// share of the CPU time spent encoding, publishing, decoding and
-// acknowledging shards. Run it once:
+// same run with the two workers as goroutines of this process, whose CPU
+// profile gives the share of messaging, encoding and decoding (every
+// sample with a frame in nats-io's packages or in dataset.Pack and
+// Unpack). Run it once, with the profile:
 //
-//	go test ./train/cluster/ -run XXX -bench SelfPlay -benchtime 1x
+//	go test ./train/cluster/ -run XXX -bench SelfPlay -benchtime 1x -cpuprofile /tmp/cpu.out
+//	go tool pprof -top -focus 'nats-io|dataset\.(Pack|Unpack)' /tmp/cpu.out | head -3
 func BenchmarkSelfPlay(b *testing.B) {
 	b.Run("one-process", func(b *testing.B) {
 		for range b.N {
@@ -58,7 +52,6 @@ func BenchmarkSelfPlay(b *testing.B) {
 	b.Run("learner+2workers", func(b *testing.B) {
 		for range b.N {
 			cfg := benchConfig(b, filepath.Join(b.TempDir(), "run"), "cluster.workers=2", "cluster.worker_threads=1")
-			c0 := cpu()
 			os.Setenv("URIM_CLUSTER_TEST_ROLE", "worker")
 			l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: io.Discard, WorkerCommand: testWorkers})
 			os.Unsetenv("URIM_CLUSTER_TEST_ROLE")
@@ -75,18 +68,47 @@ func BenchmarkSelfPlay(b *testing.B) {
 			if err != nil || len(runs) != 1 {
 				b.Fatal(err)
 			}
-			busy := l.Busy().Seconds()
-			for _, w := range runs[0].Workers {
-				busy += w.PublishS
-			}
 			l.Close()
-			total := (cpu() - c0).Seconds()
 			st, _, _ := train.ReadState(cfg.Output)
 			perGame := float64(st.Positions) / float64(st.Games)
 			b.ReportMetric(float64(st.Positions)/wall.Seconds(), "positions/s")
 			b.ReportMetric(float64(runs[0].Published)*perGame/wall.Seconds(), "played-positions/s")
-			b.ReportMetric(100*busy/total, "%messaging")
-			b.ReportMetric(total/wall.Seconds(), "cores")
 		}
 	})
+}
+
+// BenchmarkSelfPlayInProcess is BenchmarkSelfPlay's learner and two
+// workers in one process (the workers as goroutines), for its profile.
+func BenchmarkSelfPlayInProcess(b *testing.B) {
+	for range b.N {
+		dir := b.TempDir()
+		cfg := benchConfig(b, filepath.Join(dir, "run"))
+		emb, err := StartEmbedded(filepath.Join(dir, "nats"), "run")
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg.Cluster.NATS = emb.URL
+		os.Setenv(EnvUser, emb.Learner.User)
+		os.Setenv(EnvPassword, emb.Learner.Password)
+		l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: io.Discard})
+		os.Unsetenv(EnvUser)
+		os.Unsetenv(EnvPassword)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		for i := range 2 {
+			go RunWorker(ctx, WorkerOptions{URL: emb.URL, Credentials: emb.Worker, Run: "run", ID: fmt.Sprint("w", i), Threads: 1})
+		}
+		t0 := time.Now()
+		if _, err := train.Run(context.Background(), cfg, train.Options{Log: io.Discard, Remote: l}); err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(t0)
+		stop()
+		l.Close()
+		emb.Shutdown()
+		st, _, _ := train.ReadState(cfg.Output)
+		b.ReportMetric(float64(st.Positions)/wall.Seconds(), "positions/s")
+	}
 }

@@ -66,14 +66,7 @@ type Learner struct {
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
-	// busy is the time spent taking shards in (decoding, checking) and
-	// acknowledging them: the learner's messaging.
-	busy time.Duration
 }
-
-// Busy returns the time the learner spent decoding, checking and
-// acknowledging shards.
-func (l *Learner) Busy() time.Duration { return l.busy }
 
 // dropped sums up one worker's dropped shards in a Collect.
 type dropped struct {
@@ -263,9 +256,7 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 		n := 0
 		for msg := range batch.Messages() {
 			n++
-			t0 := time.Now()
 			got += l.take(ctx, msg, version, seen, b)
-			l.busy += time.Since(t0)
 		}
 		cancel()
 		if n == 0 {
@@ -349,8 +340,6 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 func (l *Learner) Committed() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	t0 := time.Now()
-	defer func() { l.busy += time.Since(t0) }()
 	for i, msg := range l.pending {
 		var err error
 		for try := 0; try < 60; try++ {
