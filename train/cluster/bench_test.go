@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // evaluation, in dir.
 func benchConfig(b *testing.B, dir string, sets ...string) train.Config {
 	cfg, err := train.LoadConfig(filepath.Join("..", "..", "configs", "quickstart.yaml"),
-		append([]string{"output=" + dir, "stop.iterations=3", "stop.time=0", "evaluation.every=0"}, sets...))
+		append([]string{"output=" + dir, "stop.iterations=6", "stop.time=0", "evaluation.every=0"}, sets...))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,8 +36,8 @@ func benchConfig(b *testing.B, dir string, sets ...string) train.Config {
 // sample with a frame in nats-io's packages or in dataset.Pack and
 // Unpack). Run it once, with the profile:
 //
-//	go test ./train/cluster/ -run XXX -bench SelfPlay -benchtime 1x -cpuprofile /tmp/cpu.out
-//	go tool pprof -top -focus 'nats-io|dataset\.(Pack|Unpack)' /tmp/cpu.out | head -3
+//	URIM_BENCH_CPUPROFILE=/tmp/cpu.out go test ./train/cluster/ -run XXX -bench SelfPlay -benchtime 1x -o /tmp/cluster.test
+//	go tool pprof -top -focus 'nats-io|dataset\.(Pack|Unpack)' /tmp/cluster.test /tmp/cpu.out | head -4
 func BenchmarkSelfPlay(b *testing.B) {
 	b.Run("one-process", func(b *testing.B) {
 		for range b.N {
@@ -100,11 +101,22 @@ func BenchmarkSelfPlayInProcess(b *testing.B) {
 		for i := range 2 {
 			go RunWorker(ctx, WorkerOptions{URL: emb.URL, Credentials: emb.Worker, Run: "run", ID: fmt.Sprint("w", i), Threads: 1})
 		}
+		if path := os.Getenv("URIM_BENCH_CPUPROFILE"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+		}
 		t0 := time.Now()
 		if _, err := train.Run(context.Background(), cfg, train.Options{Log: io.Discard, Remote: l}); err != nil {
 			b.Fatal(err)
 		}
 		wall := time.Since(t0)
+		pprof.StopCPUProfile()
 		stop()
 		l.Close()
 		emb.Shutdown()
