@@ -64,21 +64,34 @@ type Iteration struct {
 // iteration 0) or a resumed one ([Session.State] is the last commit).
 type Factory func(s *Session) (Algorithm, error)
 
+// Spec is what an algorithm package registers: how to make the algorithm
+// and what the core cannot know about it.
+type Spec struct {
+	// New makes the algorithm of a session.
+	New Factory
+	// Panels are the algorithm's quantities in the run's figures, in the
+	// order drawn (the core adds its own: the learning rate and the Elo).
+	Panels []Panel
+}
+
 var (
 	regMu    sync.RWMutex
-	registry = map[string]Factory{}
+	registry = map[string]Spec{}
 )
 
 // Register makes the algorithm name (the config key algorithm) available.
 // An algorithm package calls it from init; train/all imports them all. It
-// panics when name is registered twice.
-func Register(name string, f Factory) {
+// panics when name is registered twice or spec has no New.
+func Register(name string, spec Spec) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[name]; dup {
 		panic(fmt.Sprintf("train: algorithm %q registered twice", name))
 	}
-	registry[name] = f
+	if spec.New == nil {
+		panic(fmt.Sprintf("train: algorithm %q registered without New", name))
+	}
+	registry[name] = spec
 }
 
 // Algorithms returns the registered algorithm names, sorted.
@@ -93,11 +106,11 @@ func Algorithms() []string {
 	return names
 }
 
-func factoryOf(name string) (Factory, bool) {
+func specOf(name string) (Spec, bool) {
 	regMu.RLock()
 	defer regMu.RUnlock()
-	f, ok := registry[name]
-	return f, ok
+	spec, ok := registry[name]
+	return spec, ok
 }
 
 // marshalData encodes an iteration's Data for state.json.

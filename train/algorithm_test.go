@@ -2,7 +2,9 @@ package train
 
 import (
 	"context"
+	"image/png"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,14 +40,18 @@ func (a *countingAlgorithm) Close() {}
 var counted *countingAlgorithm
 
 func init() {
-	Register("test-counting", func(s *Session) (Algorithm, error) {
-		counted = &countingAlgorithm{s: s}
-		return counted, nil
+	Register("test-counting", Spec{
+		New: func(s *Session) (Algorithm, error) {
+			counted = &countingAlgorithm{s: s}
+			return counted, nil
+		},
+		Panels: []Panel{{Figure: SpeedFigure, Column: "count", Title: "Iterations counted", Unit: "iterations"}},
 	})
 }
 
 // An algorithm registered from outside the core runs through it: its
-// columns in metrics.csv, its counts in state.json, its commits in order.
+// columns in metrics.csv, its counts in state.json, its commits in order,
+// its panel in speed.png.
 func TestRegisteredAlgorithmRuns(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg, err := ParseConfig(nil, "", []string{"algorithm=test-counting", "output=" + dir, "stop.iterations=3",
@@ -76,5 +82,20 @@ func TestRegisteredAlgorithmRuns(t *testing.T) {
 	}
 	if e := tab.Column("elo"); len(e) != 3 || math.IsNaN(e[1]) || !math.IsNaN(e[0]) {
 		t.Errorf("elo column %v: want a rating at iteration 2 only (and 3, the last)", e)
+	}
+	if got := panelColumns(panelsOf(tab, figurePanels(SpeedFigure, "test-counting"))); !slices.Equal(got, []string{"count"}) {
+		t.Errorf("speed.png panels %v, want [count]", got)
+	}
+	f, err := os.Open(filepath.Join(dir, "speed.png"))
+	if err != nil {
+		t.Fatalf("the algorithm's panel is not drawn: %v", err)
+	}
+	defer f.Close()
+	if img, err := png.DecodeConfig(f); err != nil || img.Width != 403 || img.Height != 269 {
+		t.Errorf("speed.png: %d×%d (%v), want one 4.2×2.8-inch panel, 403×269", img.Width, img.Height, err)
+	}
+	// No loss and no learning rate: losses.png has nothing to show.
+	if _, err := os.Stat(filepath.Join(dir, "losses.png")); !os.IsNotExist(err) {
+		t.Errorf("losses.png: %v, want none", err)
 	}
 }

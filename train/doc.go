@@ -3,7 +3,8 @@
 // plots, and the evaluation with Elo on the scale of
 // configs/bench-classical.yaml, gating and promotion to best. The training
 // methods themselves are [Algorithm]s in their own packages, which register
-// by name ([Register]): train/alphazero (self-play with the lock-step PUCT
+// by name with a [Spec] ([Register]; the Spec also declares the algorithm's
+// panels of losses.png and speed.png): train/alphazero (self-play with the lock-step PUCT
 // search and a replay window) and train/ppo (PPO on the vectorized
 // environment). Import train/all to have them all; the core imports none of
 // them, so adding an algorithm is adding a package.

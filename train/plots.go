@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -28,37 +29,49 @@ func points(x, y []float64) plotter.XYs {
 	return out
 }
 
-// panel is one quantity of a tiled figure: a column of metrics.csv drawn
+// Figure names a tiled figure of the run directory.
+type Figure string
+
+// The tiled figures: one panel per quantity each.
+const (
+	LossesFigure Figure = "losses.png"
+	SpeedFigure  Figure = "speed.png"
+)
+
+// Panel is one quantity of a tiled figure: a column of metrics.csv drawn
 // against the iteration, titled by what it is (no legend to hide a curve).
-type panel struct {
-	col, title, ylabel string
+type Panel struct {
+	Figure Figure
+	Column string
+	Title  string
+	// Unit labels the y axis.
+	Unit string
 }
 
-// lossPanels are losses.png's quantities, AlphaZero's and PPO's (a run
-// has the columns of one of them; the others are left out).
-var lossPanels = []panel{
-	{"policy_loss", "Policy loss", "loss"},
-	{"value_loss", "Value loss", "loss"},
-	{"entropy", "Policy entropy", "nats"},
-	{"kl", "KL of the policy, before to after training", "nats"},
-	{"approx_kl", "Approximate KL per update", "nats"},
-	{"clip_frac", "Clip fraction", "share of moves"},
-	{"explained_var", "Explained variance of the value", "share of variance"},
-	{"lr", "Learning rate", "rate"},
+// corePanels are the core's quantities, drawn after the algorithm's.
+var corePanels = []Panel{
+	{Figure: LossesFigure, Column: "lr", Title: "Learning rate", Unit: "rate"},
 }
 
-// speedPanels are speed.png's quantities.
-var speedPanels = []panel{
-	{"positions_per_s", "Self-play (AlphaZero)", "positions/s"},
-	{"steps_per_s", "Training (AlphaZero)", "steps/s"},
-	{"env_steps_per_s", "Rollout and update (PPO)", "environment steps/s"},
+// figurePanels returns the panels of figure f: the registered algorithm's
+// (none for a name not registered), then the core's.
+func figurePanels(f Figure, algorithm string) []Panel {
+	spec, _ := specOf(algorithm)
+	var out []Panel
+	for _, pn := range append(slices.Clone(spec.Panels), corePanels...) {
+		if pn.Figure == f {
+			out = append(out, pn)
+		}
+	}
+	return out
 }
 
 // WritePlots draws losses.png, elo.png and speed.png in dir from the metrics
-// table alone (so they can be redrawn from metrics.csv), and returns their
-// paths. losses.png and speed.png hold one panel per quantity the run
-// records; a plot with nothing to show yet is skipped.
-func WritePlots(dir string, t *Table) ([]string, error) {
+// table alone (so they can be redrawn from metrics.csv) and the panels
+// algorithm registered, and returns their paths. losses.png and speed.png
+// hold one panel per quantity the run records; a plot with nothing to show
+// yet is skipped.
+func WritePlots(dir string, t *Table, algorithm string) ([]string, error) {
 	it := t.Column("iteration")
 	var paths []string
 	save := func(name string, w, h vg.Length, paint func(dc draw.Canvas)) error {
@@ -77,13 +90,10 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 		paths = append(paths, path)
 		return nil
 	}
-	for _, f := range []struct {
-		name   string
-		panels []panel
-	}{{"losses.png", lossPanels}, {"speed.png", speedPanels}} {
+	for _, f := range []Figure{LossesFigure, SpeedFigure} {
 		var plots []*plot.Plot
-		for _, pn := range panelsOf(t, f.panels) {
-			if p := linePanel(it, t.Column(pn.col), pn); p != nil {
+		for _, pn := range panelsOf(t, figurePanels(f, algorithm)) {
+			if p := linePanel(it, t.Column(pn.Column), pn); p != nil {
 				plots = append(plots, p)
 			}
 		}
@@ -102,7 +112,7 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 		}
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 6 * vg.Millimeter, PadY: 6 * vg.Millimeter,
 			PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
-		err := save(f.name, vg.Length(cols)*4.2*vg.Inch, vg.Length(rows)*2.8*vg.Inch, func(dc draw.Canvas) {
+		err := save(string(f), vg.Length(cols)*4.2*vg.Inch, vg.Length(rows)*2.8*vg.Inch, func(dc draw.Canvas) {
 			canvases := plot.Align(grid, tiles, dc)
 			for r := range grid {
 				for c, p := range grid[r] {
@@ -152,11 +162,11 @@ func WritePlots(dir string, t *Table) ([]string, error) {
 }
 
 // panelsOf returns the panels of those whose column t has, with a number.
-func panelsOf(t *Table, panels []panel) []panel {
+func panelsOf(t *Table, panels []Panel) []Panel {
 	it := t.Column("iteration")
-	var out []panel
+	var out []Panel
 	for _, pn := range panels {
-		if len(points(it, t.Column(pn.col))) > 0 {
+		if len(points(it, t.Column(pn.Column))) > 0 {
 			out = append(out, pn)
 		}
 	}
@@ -174,15 +184,15 @@ func tiling(n int) (rows, cols int) {
 
 // linePanel plots column y against the iterations x, or returns nil when
 // the column is absent or holds no number.
-func linePanel(x, y []float64, pn panel) *plot.Plot {
+func linePanel(x, y []float64, pn Panel) *plot.Plot {
 	pts := points(x, y)
 	if len(pts) == 0 {
 		return nil
 	}
 	p := plot.New()
-	p.Title.Text = pn.title
+	p.Title.Text = pn.Title
 	p.X.Label.Text = "iteration"
-	p.Y.Label.Text = pn.ylabel
+	p.Y.Label.Text = pn.Unit
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = distinctTicks{}
 	line, dots, err := plotter.NewLinePoints(pts)

@@ -31,10 +31,10 @@ func syntheticTable(header []string, n int) *Table {
 	return t
 }
 
-func panelColumns(ps []panel) []string {
+func panelColumns(ps []Panel) []string {
 	var cols []string
 	for _, p := range ps {
-		cols = append(cols, p.col)
+		cols = append(cols, p.Column)
 	}
 	return cols
 }
@@ -60,14 +60,14 @@ func TestPlotsOnePanelPerQuantity(t *testing.T) {
 			[]string{"env_steps_per_s"}},
 	} {
 		tab := syntheticTable(c.header, 6)
-		if got := panelColumns(panelsOf(tab, lossPanels)); !slices.Equal(got, c.losses) {
+		if got := panelColumns(panelsOf(tab, figurePanels(LossesFigure, c.name))); !slices.Equal(got, c.losses) {
 			t.Errorf("%s: losses.png panels %v, want %v", c.name, got, c.losses)
 		}
-		if got := panelColumns(panelsOf(tab, speedPanels)); !slices.Equal(got, c.speeds) {
+		if got := panelColumns(panelsOf(tab, figurePanels(SpeedFigure, c.name))); !slices.Equal(got, c.speeds) {
 			t.Errorf("%s: speed.png panels %v, want %v", c.name, got, c.speeds)
 		}
 		dir := t.TempDir()
-		paths, err := WritePlots(dir, tab)
+		paths, err := WritePlots(dir, tab, c.name)
 		if err != nil {
 			t.Fatal(err)
 		}

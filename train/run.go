@@ -51,7 +51,7 @@ type Summary struct {
 // [Options.Resume]. cfg must have passed Validate, and its algorithm must be
 // registered (import train/all).
 func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
-	newAlg, ok := factoryOf(cfg.Algorithm)
+	spec, ok := specOf(cfg.Algorithm)
 	if !ok {
 		return nil, trainError(checkAlgorithm(cfg.Algorithm))
 	}
@@ -69,7 +69,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.alg, err = newAlg(s); err != nil {
+	if s.alg, err = spec.New(s); err != nil {
 		return nil, err
 	}
 	defer s.alg.Close()
@@ -327,7 +327,7 @@ func (s *Session) iteration(ctx context.Context, it int) error {
 	if err := pruneCheckpoints(s.Dir, st, s.Config.Checkpoints, pinned); err != nil {
 		fmt.Fprintf(s.Log, "train: %v\n", err)
 	}
-	if _, err := WritePlots(s.Dir, s.metrics); err != nil {
+	if _, err := WritePlots(s.Dir, s.metrics, s.Config.Algorithm); err != nil {
 		fmt.Fprintf(s.Log, "train: %v\n", err)
 	}
 	fmt.Fprintln(s.Log, s.summaryLine(it, elapsed, res, ev))
@@ -425,7 +425,7 @@ func (s *Session) evaluateLast(ctx context.Context) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	s.State = st
-	if _, err := WritePlots(s.Dir, s.metrics); err != nil {
+	if _, err := WritePlots(s.Dir, s.metrics, s.Config.Algorithm); err != nil {
 		fmt.Fprintf(s.Log, "train: %v\n", err)
 	}
 	fmt.Fprintf(s.Log, "iter %d: Elo %.0f [%.0f, %.0f]; best %d\n", it, ev.elo, ev.lo, ev.hi, best)

@@ -24,7 +24,17 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-func init() { train.Register("alphazero", New) }
+func init() { train.Register("alphazero", train.Spec{New: New, Panels: panels}) }
+
+// panels are the quantities of an AlphaZero run's figures.
+var panels = []train.Panel{
+	{Figure: train.LossesFigure, Column: "policy_loss", Title: "Policy loss", Unit: "loss"},
+	{Figure: train.LossesFigure, Column: "value_loss", Title: "Value loss", Unit: "loss"},
+	{Figure: train.LossesFigure, Column: "entropy", Title: "Policy entropy", Unit: "nats"},
+	{Figure: train.LossesFigure, Column: "kl", Title: "KL of the policy, before to after training", Unit: "nats"},
+	{Figure: train.SpeedFigure, Column: "positions_per_s", Title: "Self-play (AlphaZero)", Unit: "positions/s"},
+	{Figure: train.SpeedFigure, Column: "steps_per_s", Title: "Training (AlphaZero)", Unit: "steps/s"},
+}
 
 // algorithm is one session of an AlphaZero run.
 type algorithm struct {

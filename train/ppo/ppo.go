@@ -21,7 +21,18 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-func init() { train.Register("ppo", New) }
+func init() { train.Register("ppo", train.Spec{New: New, Panels: panels}) }
+
+// panels are the quantities of a PPO run's figures.
+var panels = []train.Panel{
+	{Figure: train.LossesFigure, Column: "policy_loss", Title: "Policy loss", Unit: "loss"},
+	{Figure: train.LossesFigure, Column: "value_loss", Title: "Value loss", Unit: "loss"},
+	{Figure: train.LossesFigure, Column: "entropy", Title: "Policy entropy", Unit: "nats"},
+	{Figure: train.LossesFigure, Column: "approx_kl", Title: "Approximate KL per update", Unit: "nats"},
+	{Figure: train.LossesFigure, Column: "clip_frac", Title: "Clip fraction", Unit: "share of moves"},
+	{Figure: train.LossesFigure, Column: "explained_var", Title: "Explained variance of the value", Unit: "share of variance"},
+	{Figure: train.SpeedFigure, Column: "env_steps_per_s", Title: "Rollout and update (PPO)", Unit: "environment steps/s"},
+}
 
 // algorithm is one session of a PPO run.
 type algorithm struct {
