@@ -8,13 +8,7 @@ import (
 )
 
 // derive combines a seed with further values into a new seed.
-func derive(seed uint64, parts ...uint64) uint64 {
-	h := splitmix.Mix(seed)
-	for _, p := range parts {
-		h = splitmix.Mix(h ^ splitmix.Mix(p))
-	}
-	return h
-}
+func derive(seed uint64, parts ...uint64) uint64 { return splitmix.Derive(seed, parts...) }
 
 // jsonUnmarshalStrict decodes data into v, refusing unknown fields.
 func jsonUnmarshalStrict(data []byte, v any) error {

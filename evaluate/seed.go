@@ -6,18 +6,8 @@ import (
 	"github.com/urim-rl/urim/internal/splitmix"
 )
 
-// mix is the SplitMix64 finaliser: a bijection that spreads every input bit
-// over the output, so nearby inputs give unrelated seeds.
-func mix(x uint64) uint64 { return splitmix.Mix(x) }
-
 // derive combines a seed with further values into a new seed.
-func derive(seed uint64, parts ...uint64) uint64 {
-	h := mix(seed)
-	for _, p := range parts {
-		h = mix(h ^ mix(p))
-	}
-	return h
-}
+func derive(seed uint64, parts ...uint64) uint64 { return splitmix.Derive(seed, parts...) }
 
 // hashString is a stable 64-bit hash of s (FNV-1a), the same on every
 // platform and run.

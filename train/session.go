@@ -69,13 +69,7 @@ func (s *Session) Seed(parts ...uint64) uint64 { return Derive(s.Config.Seed, pa
 
 // Derive mixes parts into seed, one splitmix step each: independent streams
 // for each iteration, game and purpose.
-func Derive(seed uint64, parts ...uint64) uint64 {
-	x := seed
-	for _, p := range parts {
-		x = splitmix.Mix(x ^ (p + 0x9E3779B97F4A7C15 + x<<6 + x>>2))
-	}
-	return x
-}
+func Derive(seed uint64, parts ...uint64) uint64 { return splitmix.Chain(seed, parts...) }
 
 // NewTraining returns a trainer of the session's network, resumed from its
 // optimizer state and step: the place where training picks the network

@@ -1,6 +1,7 @@
 // Package splitmix holds the SplitMix64 finaliser, the seed mixer of the
-// environment's openings, the evaluator's game and agent seeds, the
-// datasets' game seeds and the agents' generators.
+// environment's openings and the agents' generators, and the seed
+// derivations built on it ([Derive]: the evaluator's and the datasets'
+// game and agent seeds; [Chain]: training's streams).
 package splitmix
 
 // Mix is the SplitMix64 finaliser of x plus the golden-ratio increment: a
