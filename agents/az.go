@@ -16,57 +16,75 @@ func init() {
 			"root=puct (or gumbel: Gumbel AlphaZero's Sequential Halving at the root, which needs sims and one thread and searches each move afresh), "+
 			"m=16 (gumbel: root actions sampled), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
-			path := p.ckpt()
-			cfg := MCTSConfig{
-				Sims:    p.Int("sims", -1, 0, MaxSims), // -1: not given
-				Time:    p.Duration("time", 0),
-				C:       p.Float("c", 1.5, 0, 100),
-				Batch:   p.Int("batch", 8, 1, maxBatch),
-				Threads: p.Int("threads", 1, 1, 256),
-				NoReuse: !p.Bool("reuse", true),
-			}
-			seed = p.seed(seed)
-			switch {
-			case cfg.Sims == 0 && cfg.Time == 0:
-				p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
-			case cfg.Sims < 0:
-				cfg.Sims = 0 // not given: 200 below, or no limit with time
-			}
-			if cfg.Sims == 0 && cfg.Time == 0 {
-				cfg.Sims = 200
-			}
-			switch root := p.String("root", "puct"); root {
-			case "puct":
-			case "gumbel":
-				cfg.Rule = Gumbel
-				cfg.Gumbel.M = p.Int("m", 16, 1, 64)
-				cfg.NoReuse = true
-				if cfg.Sims == 0 {
-					p.fail("root", root, "a simulation budget: gumbel needs sims=N, not time alone")
-				}
-				if cfg.Time > 0 || cfg.Threads > 1 {
-					p.fail("root", root, "no time limit and threads=1 (Sequential Halving runs one budgeted search)")
-				}
-			default:
-				p.fail("root", root, "puct or gumbel")
-			}
-			tb := p.String("tb", "")
-			if err := p.Done(); err != nil { // before reading the checkpoint
-				return nil, err
-			}
-			net, err := loadAgentNet(path)
+			sp, err := parseAZ(p, seed)
 			if err != nil {
 				return nil, err
 			}
-			if err := withTable(&cfg, tb); err != nil {
-				return nil, err
-			}
-			a, err := NewAZ(net, path, cfg, seed)
-			if err == nil && tb != "" {
-				a.desc += ",tb=" + tb
+			a, err := NewAZ(sp.net, sp.path, sp.cfg, sp.seed)
+			if err == nil && sp.tb != "" {
+				a.desc += ",tb=" + sp.tb
 			}
 			return a, err
 		})
+}
+
+// azSpec is an az agent's spec read: its checkpoint and network, search,
+// table file and seed.
+type azSpec struct {
+	path, tb string
+	net      *nn.Net
+	cfg      MCTSConfig
+	seed     uint64
+}
+
+// parseAZ reads the parameters of an az spec (seed is the agent's, which a
+// seed= parameter overrides), loads its network and table, and checks
+// that no other parameter is given.
+func parseAZ(p *Params, seed uint64) (azSpec, error) {
+	sp := azSpec{path: p.ckpt()}
+	sp.cfg = MCTSConfig{
+		Sims:    p.Int("sims", -1, 0, MaxSims), // -1: not given
+		Time:    p.Duration("time", 0),
+		C:       p.Float("c", 1.5, 0, 100),
+		Batch:   p.Int("batch", 8, 1, maxBatch),
+		Threads: p.Int("threads", 1, 1, 256),
+		NoReuse: !p.Bool("reuse", true),
+	}
+	cfg := &sp.cfg
+	sp.seed = p.seed(seed)
+	switch {
+	case cfg.Sims == 0 && cfg.Time == 0:
+		p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
+	case cfg.Sims < 0:
+		cfg.Sims = 0 // not given: 200 below, or no limit with time
+	}
+	if cfg.Sims == 0 && cfg.Time == 0 {
+		cfg.Sims = 200
+	}
+	switch root := p.String("root", "puct"); root {
+	case "puct":
+	case "gumbel":
+		cfg.Rule = Gumbel
+		cfg.Gumbel.M = p.Int("m", 16, 1, 64)
+		cfg.NoReuse = true
+		if cfg.Sims == 0 {
+			p.fail("root", root, "a simulation budget: gumbel needs sims=N, not time alone")
+		}
+		if cfg.Time > 0 || cfg.Threads > 1 {
+			p.fail("root", root, "no time limit and threads=1 (Sequential Halving runs one budgeted search)")
+		}
+	default:
+		p.fail("root", root, "puct or gumbel")
+	}
+	sp.tb = p.String("tb", "")
+	if err := p.Done(); err != nil { // before reading the checkpoint
+		return sp, err
+	}
+	var err error
+	if sp.net, err = loadAgentNet(sp.path); err != nil {
+		return sp, err
+	}
+	return sp, withTable(cfg, sp.tb)
 }
 
 // AZ is AlphaZero's search: the [MCTS] with the PUCT rule and a network as

@@ -114,7 +114,8 @@ type SelfPlaySearcher interface {
 }
 
 // SelfPlay is the lock-step self-play driver, the one loop that plays
-// self-play games with a lock-step search: training's, `urim bench az`'s and
+// self-play games with a lock-step search: training's, `urim bench az`'s,
+// `urim selfplay`'s with an az agent (dataset.SelfPlay) and
 // [Lockstep.Play]'s. Games games are searched at a time (a finished game's
 // tree takes the next), each move as Moves says.
 type SelfPlay struct {

@@ -41,6 +41,12 @@ type Config struct {
 	// Reward is what the outcome array holds for the mover: match_points
 	// (default), win_loss or seed_margin.
 	Reward string `yaml:"reward" json:"reward"`
+	// GamesInLockstep is the number of games an az agent playing itself
+	// plays in lock-step (one network batch for all their trees): games
+	// [k·n, (k+1)·n) form group k, searched from a seed of Seed and k, so
+	// the dataset depends on it but not on Workers. 0 means
+	// DefaultGamesInLockstep; other agents ignore it.
+	GamesInLockstep int `yaml:"games_in_lockstep" json:"games_in_lockstep,omitempty"`
 }
 
 // DefaultGames is the number of games of a self-play config that does not
@@ -113,6 +119,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Workers < 0 {
 		return cfgErr("workers", "%d is negative (0: one per core)", c.Workers)
+	}
+	if c.GamesInLockstep < 0 || c.GamesInLockstep > MaxGamesInLockstep {
+		return cfgErr("games_in_lockstep", "%d is out of range (0 to %d; 0: %d)", c.GamesInLockstep, MaxGamesInLockstep, DefaultGamesInLockstep)
 	}
 	if c.Openings < 0 || c.Openings > maxSelfPlayOpenings {
 		return cfgErr("openings", "%d is out of range (0 to %d)", c.Openings, maxSelfPlayOpenings)

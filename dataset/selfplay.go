@@ -50,9 +50,12 @@ type finished struct {
 }
 
 // SelfPlay plays cfg.Games games between cfg.Agent and cfg.Opponent with
-// cfg.Workers games at once and writes them to the dataset cfg.Out. Games
-// reach the dataset in the order of their ids, so its content depends only
-// on the config. With resume, a dataset already in cfg.Out (from the same
+// cfg.Workers games at once and writes them to the dataset cfg.Out. An az
+// agent that plays itself plays through the lock-step self-play driver
+// (agents.SelfPlay), cfg.GamesInLockstep games per group by game id, each
+// worker taking whole groups; other agents play game by game
+// (agents.PlayGame). Games reach the dataset in the order of their ids, so
+// its content depends only on the config. With resume, a dataset already in cfg.Out (from the same
 // config, except games and workers) is continued: the games it lists are
 // kept and the rest played. progress, when not nil, is called after each
 // game is added, with the games in the dataset and cfg.Games.
@@ -90,11 +93,20 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 			return res, fmt.Errorf("dataset: cannot resume %s: it lacks game %d but holds %d games (not written by urim selfplay?)", cfg.Out, id, first)
 		}
 	}
+	// size is the number of games of a lock-step group (0: game by game);
+	// the jobs are whole groups, [k·size, (k+1)·size) by game id, so the
+	// grouping is the config's whatever the workers.
+	size, err := lockstepGroup(&cfg)
+	if err != nil {
+		return res, err
+	}
+	perJob := max(size, 1)
+	jobStart := first - first%int64(perJob)
 	workers := cfg.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = max(1, min(workers, cfg.Games-int(first)))
+	workers = max(1, min(workers, int((int64(cfg.Games)-jobStart+int64(perJob)-1)/int64(perJob))))
 	res.Workers = workers
 	opp := cfg.Opponent
 	if opp == "" {
@@ -106,19 +118,23 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 	defer cancel()
 	// The window bounds the games started but not yet written: those
 	// played, waiting for an earlier game, or queued for the writer.
-	window := make(chan struct{}, 4*workers+16)
-	jobs := make(chan int64)
+	// A job is games [lo, hi): one game, or one lock-step group.
+	window := make(chan struct{}, (4*workers+16)*perJob)
+	jobs := make(chan [2]int64)
 	results := make(chan finished, workers)
 	go func() {
 		defer close(jobs)
-		for id := first; id < int64(cfg.Games); id++ {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
+		for lo := jobStart; lo < int64(cfg.Games); lo += int64(perJob) {
+			hi := min(lo+int64(perJob), int64(cfg.Games))
+			for range hi - max(lo, first) {
+				select {
+				case window <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
 			}
 			select {
-			case jobs <- id:
+			case jobs <- [2]int64{lo, hi}:
 			case <-ctx.Done():
 				return
 			}
@@ -130,8 +146,12 @@ func SelfPlay(ctx context.Context, cfg Config, resume bool, progress func(done, 
 		go func() {
 			defer wg.Done()
 			rec := NewRecorder(g, enc, reward)
-			for id := range jobs {
-				results <- playOne(ctx, g, rec, cfg, opp, id)
+			for job := range jobs {
+				if size > 0 {
+					playGroup(ctx, g, &cfg, size, job[0], job[1], first, results)
+					continue
+				}
+				results <- playOne(ctx, g, rec, cfg, opp, job[0])
 			}
 		}()
 	}
@@ -278,6 +298,7 @@ func checkResumeConfig(cfg Config) error {
 		{"agent", old.Agent, cfg.Agent}, {"opponent", opp(old), opp(cfg)}, {"seed", old.Seed, cfg.Seed},
 		{"openings", old.Openings, cfg.Openings}, {"encoding", old.Encoding, cfg.Encoding},
 		{"reward", old.Reward, cfg.Reward}, {"shard_size", old.ShardSize, cfg.ShardSize},
+		{"games_in_lockstep", old.gamesInLockstep(), cfg.gamesInLockstep()},
 	} {
 		if d.have != d.now {
 			return fmt.Errorf("dataset: cannot resume %s: it was written with %s %v, this run has %v", cfg.Out, d.key, d.have, d.now)

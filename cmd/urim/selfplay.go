@@ -24,11 +24,15 @@ the outcome for the mover, ply, game id), the games as gzip JSON Lines, and
 manifest.json with a SHA-256 of every shard (docs/dataset.md).
 
 Games are played --workers at a time; game i depends only on --seed and i, so
-the dataset does not depend on --workers. Ctrl-C writes the games finished so
+the dataset does not depend on --workers. An az agent playing itself goes
+through the lock-step self-play driver instead (as training does): games are
+searched --games-in-lockstep at a time in fixed groups by game id, each group
+seeded from --seed and its index, and the workers take whole groups, so the
+dataset again depends on the config alone. Ctrl-C writes the games finished so
 far; --resume continues an interrupted run (Ctrl-C or kill -9) with the same
 games it would have played. The YAML form (--config FILE) takes the keys
 agent, opponent, games, out, encoding, shard_size, seed, workers, openings,
-rules and reward; flags given beside it override its keys.
+rules, reward and games_in_lockstep; flags given beside it override its keys.
 
 A progress bar is drawn on standard error unless --quiet; at the end two lines
 give the positions written per second, the speed the agents alone would reach,
@@ -56,6 +60,7 @@ Examples:
 			fs.IntVar(&c.Openings, "openings", c.Openings, "random plies at the start of every game (no tensor rows)")
 			fs.StringVar(&c.Rules, "rules", c.Rules, rulesUsage)
 			fs.StringVar(&c.Reward, "reward", c.Reward, "outcome for the mover: match_points, win_loss or seed_margin")
+			fs.IntVar(&c.GamesInLockstep, "games-in-lockstep", 0, fmt.Sprintf("games an az agent playing itself searches in lock-step (0: %d)", dataset.DefaultGamesInLockstep))
 			resume := fs.Bool("resume", false, "continue the dataset in --out")
 			quiet := fs.Bool("quiet", false, "no progress bar")
 			asJSON := fs.Bool("json", false, "print the run's figures as JSON")
@@ -165,5 +170,5 @@ func printSelfPlay(io *stdio, cfg dataset.Config, res dataset.SelfPlayResult) {
 var selfPlayFlagKeys = map[string]string{
 	"agent": "agent", "opponent": "opponent", "games": "games", "out": "out", "encoding": "encoding",
 	"shard-size": "shard_size", "seed": "seed", "workers": "workers", "openings": "openings", "rules": "rules",
-	"reward": "reward",
+	"reward": "reward", "games-in-lockstep": "games_in_lockstep",
 }
