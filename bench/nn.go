@@ -233,8 +233,8 @@ func NNBatch(net *nn.Net, n int, seed uint64) (nn.Batch, error) {
 	}
 	e := env.NewEncoder(g, net.Encoding())
 	dim, p := net.InputDim(), net.Actions()
-	b := nn.Batch{Obs: make([]float32, n*dim), Mask: make([]float32, n*p), Policy: make([]float32, n*p),
-		Value: make([]float32, n), N: n}
+	b := nn.Batch{Rows: env.Rows{Obs: make([]float32, n*dim), Mask: make([]bool, n*p), Policy: make([]float32, n*p),
+		Outcome: make([]float32, n)}, N: n}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e))
 	s := g.Start()
 	for i := 0; i < n; i++ {
@@ -250,7 +250,7 @@ func NNBatch(net *nn.Net, n int, seed uint64) (nn.Batch, error) {
 		var sum float32
 		for a := 0; a < p; a++ {
 			if m.Has(a) {
-				b.Mask[i*p+a] = 1
+				b.Mask[i*p+a] = true
 				b.Policy[i*p+a] = rng.Float32() + 0.01
 				sum += b.Policy[i*p+a]
 			}
@@ -258,7 +258,7 @@ func NNBatch(net *nn.Net, n int, seed uint64) (nn.Batch, error) {
 		for a := 0; a < p; a++ {
 			b.Policy[i*p+a] /= sum
 		}
-		b.Value[i] = 2*rng.Float32() - 1
+		b.Outcome[i] = 2*rng.Float32() - 1
 		s.Play(m.Nth(rng.IntN(m.Count())))
 	}
 	return b, nil

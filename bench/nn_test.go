@@ -40,14 +40,16 @@ func TestNNBatchIsLegal(t *testing.T) {
 	for r := 0; r < b.N; r++ {
 		var sum, legal float32
 		for a := 0; a < p; a++ {
-			if b.Mask[r*p+a] == 0 && b.Policy[r*p+a] != 0 {
+			if !b.Mask[r*p+a] && b.Policy[r*p+a] != 0 {
 				t.Fatalf("row %d: target on an illegal action", r)
 			}
 			sum += b.Policy[r*p+a]
-			legal += b.Mask[r*p+a]
+			if b.Mask[r*p+a] {
+				legal++
+			}
 		}
-		if legal == 0 || sum < 0.999 || sum > 1.001 || b.Value[r] < -1 || b.Value[r] > 1 {
-			t.Fatalf("row %d: %v legal, target sums to %v, value %v", r, legal, sum, b.Value[r])
+		if legal == 0 || sum < 0.999 || sum > 1.001 || b.Outcome[r] < -1 || b.Outcome[r] > 1 {
+			t.Fatalf("row %d: %v legal, target sums to %v, value %v", r, legal, sum, b.Outcome[r])
 		}
 	}
 }

@@ -9,24 +9,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/numpy"
 )
 
 // Columns are the arrays of tensor rows, flat and row-major, one row per
-// recorded position: the one declaration of the row schema (schema.go names
-// the arrays and their dtypes; docs/dataset.md documents them). A [Game]
-// holds its rows in them, [Tensors] a shard's, and training's replay window
-// its ring.
-type Columns struct {
-	Obs       []float32 // rows × Dim: the observation of the player to move
-	Mask      []bool    // rows × Actions: the legal actions
-	Policy    []float32 // rows × Actions: the search's visit distribution, zeros without one
-	HasPolicy []bool    // the mover reported a search
-	Value     []float32 // the search's value for the mover, 0 without one
-	Outcome   []float32 // the game's reward for the mover
-	Action    []int32   // the action played
-	Ply       []int32   // plies played before the position
-}
+// recorded position: the row schema declared once, as env.Rows (schema.go
+// names the arrays and their dtypes; docs/dataset.md documents them). A
+// [Game] holds its rows in them, [Tensors] a shard's, and training's replay
+// window its ring.
+type Columns = env.Rows
 
 // Tensors holds the arrays of one shard: N rows of [Columns] (Obs of Dim
 // columns, Mask and Policy of Actions columns), and each row's game id,

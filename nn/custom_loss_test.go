@@ -20,18 +20,18 @@ func TestStepLossMatchesStep(t *testing.T) {
 	const rows = 9
 	in, a := net.InputDim(), net.Actions()
 	rng := rand.New(rand.NewPCG(1, 1))
-	b := Batch{Obs: make([]float32, rows*in), Mask: make([]float32, rows*a), Policy: make([]float32, rows*a), Value: make([]float32, rows), N: rows}
+	b := Batch{Rows: env.Rows{Obs: make([]float32, rows*in), Mask: make([]bool, rows*a), Policy: make([]float32, rows*a), Outcome: make([]float32, rows)}, N: rows}
 	for i := range b.Obs {
 		b.Obs[i] = float32(rng.Float64())
 	}
 	for r := 0; r < rows; r++ {
 		for j := 0; j < a; j++ {
 			if j == r%a || rng.IntN(2) == 0 {
-				b.Mask[r*a+j] = 1
+				b.Mask[r*a+j] = true
 				b.Policy[r*a+j] = float32(rng.Float64())
 			}
 		}
-		b.Value[r] = float32(rng.Float64()*2 - 1)
+		b.Outcome[r] = float32(rng.Float64()*2 - 1)
 	}
 	cfg := TrainConfig{ClipNorm: 0.5}
 	t1, _ := NewTrainer(net.Clone(), cfg, rows)
@@ -43,7 +43,7 @@ func TestStepLossMatchesStep(t *testing.T) {
 	pred.Predict(b.Obs, rows)
 	want := t1.Step(b)
 	got := t2.StepLoss(b.Obs, rows, func(logits, values []float32, rows, actions int, dl, dv []float32) float64 {
-		return policyValueLoss(logits, values, b.Mask, b.Policy, b.Value, rows, actions, 1, 1, dl, dv).Loss
+		return policyValueLoss(logits, values, b.Mask, b.Policy, b.Outcome, rows, actions, 1, 1, dl, dv).Loss
 	})
 	if math.Abs(got.Loss-want.Loss) > 1e-12 || got.GradNorm != want.GradNorm || got.Step != want.Step || got.LR != want.LR {
 		t.Errorf("StepLoss %+v, Step %+v", got, want)

@@ -38,7 +38,8 @@ func ExampleTrainer() {
 	obs := make([]float32, net.InputDim())
 	s := g.Start()
 	env.NewEncoder(g, env.EncodingCompact).Encode(obs, &s)
-	b := nn.Batch{Obs: obs, Mask: []float32{1, 1, 1, 1, 1, 1}, Policy: []float32{0, 0, 1, 0, 0, 0}, Value: []float32{0.5}, N: 1}
+	b := nn.Batch{Rows: env.Rows{Obs: obs, Mask: []bool{true, true, true, true, true, true}, Policy: []float32{0, 0, 1, 0, 0, 0},
+		Outcome: []float32{0.5}}, N: 1}
 	for i := 0; i < 200; i++ {
 		tr.Step(b)
 	}

@@ -22,10 +22,11 @@ type LossStats struct {
 
 // policyValueLoss computes the loss of rows rows and writes its gradients
 // with respect to the logits (dlogits, rows×actions) and the values
-// (dvalues). Logits of illegal actions (mask 0) take no part: their
+// (dvalues). Logits of illegal actions (mask false or 0) take no part: their
 // probability is exactly zero, their gradient zero, and target mass on them
 // is ignored. Sums run in float64, in row order.
-func policyValueLoss(logits, values, mask, target, tvalue []float32, rows, actions int, wp, wv float64, dlogits, dvalues []float32) LossStats {
+func policyValueLoss[M MaskEntry](logits, values []float32, mask []M, target, tvalue []float32, rows, actions int, wp, wv float64, dlogits, dvalues []float32) LossStats {
+	var illegal M // false, or 0
 	var st LossStats
 	inv := 1 / float64(rows)
 	var p [16]float64
@@ -42,7 +43,7 @@ func policyValueLoss(logits, values, mask, target, tvalue []float32, rows, actio
 		logSum := math.Log(sum)
 		var tsum, ce, ent, tent float64
 		for a, v := range z {
-			if m[a] == 0 {
+			if m[a] == illegal {
 				continue
 			}
 			logp := float64(v) - top - logSum
@@ -59,7 +60,7 @@ func policyValueLoss(logits, values, mask, target, tvalue []float32, rows, actio
 		}
 		for a := range z {
 			dz[a] = 0
-			if m[a] != 0 {
+			if m[a] != illegal {
 				dz[a] = float32(wp * inv * (p[a]*tsum - float64(t[a])))
 			}
 		}

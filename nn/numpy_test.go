@@ -87,9 +87,15 @@ func TestNumpyForwardMatches(t *testing.T) {
 			return path
 		}
 		obsPath := save("obs", obs, n.InputDim())
-		maskPath := save("mask", b.Mask, n.Actions())
+		mask := make([]float32, len(b.Mask))
+		for i, ok := range b.Mask {
+			if ok {
+				mask[i] = 1
+			}
+		}
+		maskPath := save("mask", mask, n.Actions())
 		policyPath := save("policy", b.Policy, n.Actions())
-		valuePath := save("value", b.Value, 1)
+		valuePath := save("value", b.Outcome, 1)
 		// The loss in float64 numpy, written independently of loss.go:
 		// masked log-softmax cross-entropy plus squared error, weights 1.
 		script := strings.Replace(snippet, `"net.npz"`, `"`+npzPath+`"`, 1) + `

@@ -83,21 +83,27 @@ func expNeg2f(t float64, n int64) float32 {
 	return float32(p * math.Float64frombits(uint64(1023-n)<<52))
 }
 
-// MaskedExp writes e^(z_a − top) into p for the legal actions (m_a ≠ 0) and
-// 0 for the others, top being the largest legal logit, and returns top and
+// MaskEntry is the type of a mask's entries: a bool (the row schema's,
+// [env.Rows]) or a float32 that is 1 for a legal action and 0 for an
+// illegal one ([env.Vec]'s, PPO's).
+type MaskEntry interface{ ~bool | ~float32 }
+
+// MaskedExp writes e^(z_a − top) into p for the legal actions (m_a true or
+// nonzero) and 0 for the others, top being the largest legal logit, and returns top and
 // the sum of p, in float64 and in action order. With no legal action top is
 // −Inf and the sum 0. The losses build their log-softmax on it: the log of
 // the probability of a is z_a − top − log(sum).
-func MaskedExp(p []float64, z, m []float32) (top, sum float64) {
+func MaskedExp[M MaskEntry](p []float64, z []float32, m []M) (top, sum float64) {
+	var illegal M // false, or 0
 	top = math.Inf(-1)
 	for a, v := range z {
-		if m[a] != 0 && float64(v) > top {
+		if m[a] != illegal && float64(v) > top {
 			top = float64(v)
 		}
 	}
 	for a, v := range z {
 		p[a] = 0
-		if m[a] != 0 {
+		if m[a] != illegal {
 			p[a] = math.Exp(float64(v) - top)
 			sum += p[a]
 		}

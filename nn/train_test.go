@@ -12,7 +12,10 @@ import (
 func testBatch(t testing.TB, rules env.Rules, enc env.Encoding, n int, seed uint64) Batch {
 	obs, mask := testObs(t, rules, enc, n, seed)
 	p := rules.PitsPerRow
-	b := Batch{Obs: obs, Mask: mask, Policy: make([]float32, n*p), Value: make([]float32, n), N: n}
+	b := Batch{Rows: env.Rows{Obs: obs, Mask: make([]bool, n*p), Policy: make([]float32, n*p), Outcome: make([]float32, n)}, N: n}
+	for i, m := range mask {
+		b.Mask[i] = m != 0
+	}
 	x := seed*2654435761 + 1
 	next := func() float32 {
 		x ^= x << 13
@@ -31,7 +34,7 @@ func testBatch(t testing.TB, rules env.Rules, enc env.Encoding, n int, seed uint
 		for a := 0; a < p; a++ {
 			b.Policy[r*p+a] /= sum
 		}
-		b.Value[r] = 2*next() - 1
+		b.Outcome[r] = 2*next() - 1
 	}
 	return b
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn/kernels"
 )
 
@@ -27,18 +28,13 @@ type TrainConfig struct {
 	Threads int `yaml:"threads" json:"threads"`
 }
 
-// Batch is one batch of training examples, row-major.
+// Batch is one batch of training examples: N rows in the row schema
+// ([env.Rows]). A step reads Obs (N×InputDim observations), Mask (N×Actions
+// legal actions), Policy (N×Actions target distributions; mass on illegal
+// actions is ignored) and Outcome (N value targets in [-1, 1]); it ignores
+// the other columns, which may be nil.
 type Batch struct {
-	// Obs is N×InputDim observations.
-	Obs []float32
-	// Mask is N×Actions: 1 for a legal action, 0 for an illegal one (the
-	// env.Vec's mask).
-	Mask []float32
-	// Policy is N×Actions target distributions; mass on illegal actions is
-	// ignored.
-	Policy []float32
-	// Value is N value targets in [-1, 1].
-	Value []float32
+	env.Rows
 	// N is the number of rows.
 	N int
 }
@@ -241,9 +237,9 @@ func (t *Trainer) check(b *Batch) {
 	if b.N < 1 || b.N > t.ws.maxRows {
 		panic(fmt.Sprintf("nn: batch of %d rows is outside 1..%d", b.N, t.ws.maxRows))
 	}
-	if len(b.Obs) < b.N*n.inDim || len(b.Mask) < b.N*n.actions || len(b.Policy) < b.N*n.actions || len(b.Value) < b.N {
-		panic(fmt.Sprintf("nn: batch of %d rows has %d observation, %d mask, %d policy and %d value entries (want %d, %d, %d, %d)",
-			b.N, len(b.Obs), len(b.Mask), len(b.Policy), len(b.Value), b.N*n.inDim, b.N*n.actions, b.N*n.actions, b.N))
+	if len(b.Obs) < b.N*n.inDim || len(b.Mask) < b.N*n.actions || len(b.Policy) < b.N*n.actions || len(b.Outcome) < b.N {
+		panic(fmt.Sprintf("nn: batch of %d rows has %d observation, %d mask, %d policy and %d outcome entries (want %d, %d, %d, %d)",
+			b.N, len(b.Obs), len(b.Mask), len(b.Policy), len(b.Outcome), b.N*n.inDim, b.N*n.actions, b.N*n.actions, b.N))
 	}
 }
 
@@ -257,7 +253,7 @@ func (t *Trainer) forwardLoss(b *Batch) LossStats {
 	ws.x[0] = b.Obs[:b.N*n.inDim]
 	t.pool.do(&t.fwd, ws.blocks(b.N))
 	g := &n.g
-	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Value, b.N, n.actions, t.wp, t.wv,
+	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Outcome, b.N, n.actions, t.wp, t.wv,
 		ws.dx[g.policy], ws.dx[g.value])
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
@@ -18,9 +19,9 @@ type learner struct {
 
 func newLearner(s *train.Session) *learner {
 	b, net := s.Config.Optimizer.BatchSize, s.Net
-	return &learner{s: s, batch: nn.Batch{
-		Obs: make([]float32, b*net.InputDim()), Mask: make([]float32, b*net.Actions()),
-		Policy: make([]float32, b*net.Actions()), Value: make([]float32, b), N: b}}
+	return &learner{s: s, batch: nn.Batch{Rows: env.Rows{
+		Obs: make([]float32, b*net.InputDim()), Mask: make([]bool, b*net.Actions()),
+		Policy: make([]float32, b*net.Actions()), Outcome: make([]float32, b)}, N: b}}
 }
 
 // trainStats are one iteration's mean losses and its last learning rate.

@@ -4,19 +4,20 @@ import (
 	"math/rand/v2"
 
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
 
 // Buffer is the replay window in memory: a ring of the newest positions
 // with a policy target, drawn from the window's dataset shards (window.go)
-// and held in the dataset's row schema, dataset.Columns: observation, mask,
+// and held in the row schema, env.Rows (dataset.Columns): observation, mask,
 // visit distribution (the policy target), search value, outcome (the value
 // target) and ply, with each row's game id. Its arrays are allocated once,
 // at full size; adding and sampling allocate nothing.
 type Buffer struct {
 	dim, actions, window int
 
-	rows dataset.Columns // window rows (Action and HasPolicy are not kept)
+	rows env.Rows // window rows (Action and HasPolicy are not kept)
 	game []int64
 
 	n, next int   // rows filled; the row the next add writes
@@ -27,7 +28,7 @@ type Buffer struct {
 // NewBuffer returns an empty buffer of window rows of dim observation
 // columns and actions policy columns.
 func NewBuffer(dim, actions, window int) *Buffer {
-	return &Buffer{dim: dim, actions: actions, window: window, rows: dataset.Columns{
+	return &Buffer{dim: dim, actions: actions, window: window, rows: env.Rows{
 		Obs: make([]float32, window*dim), Mask: make([]bool, window*actions), Policy: make([]float32, window*actions),
 		Value: make([]float32, window), Outcome: make([]float32, window), Ply: make([]int32, window),
 	}, game: make([]int64, window)}
@@ -96,9 +97,9 @@ func (b *Buffer) Newest(n int) *dataset.Tensors {
 }
 
 // FillTrain draws dst.N rows uniformly, with replacement, into a training
-// batch of the nn package: the visit distribution as the policy target, the
-// outcome as the value target, the mask as 0/1 columns. It panics on an
-// empty buffer.
+// batch of the nn package (the same row schema): the observation, the mask,
+// the visit distribution as the policy target and the outcome as the value
+// target. It panics on an empty buffer.
 func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 	if b.n == 0 {
 		panic("train: sampling an empty replay window")
@@ -108,13 +109,7 @@ func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 		i := b.row(rng.IntN(b.n))
 		copy(dst.Obs[k*d:(k+1)*d], b.rows.Obs[i*d:(i+1)*d])
 		copy(dst.Policy[k*a:(k+1)*a], b.rows.Policy[i*a:(i+1)*a])
-		dst.Value[k] = b.rows.Outcome[i]
-		m := dst.Mask[k*a : (k+1)*a]
-		for j, ok := range b.rows.Mask[i*a : (i+1)*a] {
-			m[j] = 0
-			if ok {
-				m[j] = 1
-			}
-		}
+		copy(dst.Mask[k*a:(k+1)*a], b.rows.Mask[i*a:(i+1)*a])
+		dst.Outcome[k] = b.rows.Outcome[i]
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -57,8 +58,8 @@ func TestBufferRing(t *testing.T) {
 func TestBufferAllocatesNothing(t *testing.T) {
 	b := NewBuffer(3, 2, 100)
 	src := rows(2)
-	batch := nn.Batch{Obs: make([]float32, 8*3), Mask: make([]float32, 8*2), Policy: make([]float32, 8*2),
-		Value: make([]float32, 8), N: 8}
+	batch := nn.Batch{Rows: env.Rows{Obs: make([]float32, 8*3), Mask: make([]bool, 8*2), Policy: make([]float32, 8*2),
+		Outcome: make([]float32, 8)}, N: 8}
 	rng := rand.New(rand.NewPCG(1, 2))
 	if n := testing.AllocsPerRun(100, func() {
 		b.addRows(&src.Columns, src.N, src.GameID, 0)
@@ -66,7 +67,7 @@ func TestBufferAllocatesNothing(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("adding and FillTrain allocate %v times, want 0", n)
 	}
-	if batch.Mask[0] != 1 || batch.Mask[1] != 1 {
-		t.Errorf("mask columns %v, want 1 1", batch.Mask[:2])
+	if !batch.Mask[0] || !batch.Mask[1] {
+		t.Errorf("mask columns %v, want true true", batch.Mask[:2])
 	}
 }
