@@ -188,6 +188,7 @@ func TestLockstepGroupOnlyForAZSelfPlay(t *testing.T) {
 	}{
 		{"az:ckpt=" + ckpt, "", DefaultGamesInLockstep},
 		{"az:sims=20,ckpt=" + ckpt, "az:ckpt=" + ckpt + ",sims=20", DefaultGamesInLockstep},
+		{"az:root=gumbel,sims=8,ckpt=" + ckpt, "", DefaultGamesInLockstep},
 		{"az:ckpt=" + ckpt, "greedy", 0},
 		{"az:ckpt=" + ckpt + ",time=10ms", "", 0},
 		{"az:ckpt=" + ckpt + ",threads=2", "", 0},
