@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,6 +66,12 @@ func node(t *testing.T, i int, dir string, client, route []int) *server.Server {
 func TestThreeNodeCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a cluster of three takes a while to elect its leaders")
+	}
+	// Leader elections after a node stops are timing-sensitive: under CI the
+	// test runs in .ci/run's cluster block, alone, rather than beside the
+	// other packages of go test ./... (URIM_CLUSTER_TESTS=1 runs it anywhere).
+	if os.Getenv("CI") != "" && os.Getenv("URIM_CLUSTER_TESTS") == "" {
+		t.Skip("under CI the three-node test runs in .ci/run's cluster block (URIM_CLUSTER_TESTS=1)")
 	}
 	dir := t.TempDir()
 	ports := freePorts(t, 6)
