@@ -78,7 +78,7 @@ func (a *TB) Act(s *env.State) (int, error) {
 	if len(moves) == 0 {
 		return 0, errNoMove(s)
 	}
-	return tablebase.Best(moves)[0].Action, nil
+	return tablebase.Pick(moves).Action, nil
 }
 
 // Reset resets the fallback.

@@ -3,6 +3,7 @@ package tablebase
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/env"
@@ -13,11 +14,22 @@ type Report struct {
 	Position string `json:"position"`
 	Rules    string `json:"rules"`
 	Entry
-	Exact bool   `json:"exact"`
+	Exact bool `json:"exact"`
+	// Quiet is the number of moves played since the last capture; when it
+	// is not 0, the value here is HereLower to HereUpper, not the entry's
+	// bounds (which are for a fresh history).
+	Quiet     int `json:"quiet"`
+	HereLower int `json:"here_lower"`
+	HereUpper int `json:"here_upper"`
+	// Moves holds every legal move with its bounds from this position
+	// with this history and its status (best, keeps-bound, may-cycle,
+	// worse or unknown).
 	Moves []Move `json:"moves"`
-	// Best lists the moves that keep the best lower bound, the table's
-	// choice first (see Best).
+	// Best lists the moves the table calls best (status best or
+	// keeps-bound), the table's move first (see Best).
 	Best []int `json:"best"`
+	// Move is the table's move (see Pick), -1 when the game is over.
+	Move int `json:"move"`
 }
 
 // ProbePosition reads a position in urim's notation under the table's rules
@@ -35,14 +47,17 @@ func (t *Table) ProbePosition(text string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Position: s.String(), Rules: t.rules.Name, Entry: e, Exact: e.Exact(), Moves: []Move{}, Best: []int{}}
+	r := &Report{Position: s.String(), Rules: t.rules.Name, Entry: e, Exact: e.Exact(), Quiet: s.Quiet(),
+		HereLower: e.Lower, HereUpper: e.Upper, Moves: []Move{}, Best: []int{}, Move: -1}
 	if !s.Terminal() {
 		if r.Moves, err = t.Moves(&s); err != nil {
 			return nil, err
 		}
+		r.HereLower, r.HereUpper = Bounds(r.Moves)
 		for _, m := range Best(r.Moves) {
 			r.Best = append(r.Best, m.Action)
 		}
+		r.Move = Pick(r.Moves).Action
 	}
 	return r, nil
 }
@@ -55,23 +70,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "value: the player to move ends with %d to %d of the %d seeds on the board (bounds)\n", r.Lower, r.Upper, r.Seeds)
 	}
+	if r.Quiet > 0 {
+		fmt.Fprintf(w, "with this history (%d moves since the last capture): %d to %d\n", r.Quiet, r.HereLower, r.HereUpper)
+	}
 	if len(r.Moves) == 0 {
 		fmt.Fprintln(w, "the game is over")
 		return nil
 	}
-	best := map[int]bool{}
-	for _, a := range r.Best {
-		best[a] = true
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "action\tlower\tupper\tcaptures\t")
 	for _, m := range r.Moves {
-		mark := ""
-		switch {
-		case len(r.Best) > 0 && m.Action == r.Best[0]:
-			mark = "best (the table's move)"
-		case best[m.Action]:
-			mark = "best"
+		mark := m.Status.Label()
+		if m.Action == r.Move {
+			mark = strings.TrimPrefix(mark+" (the table's move)", " ")
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\n", m.Action, m.Lower, m.Upper, m.Captured, mark)
 	}
