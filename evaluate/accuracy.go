@@ -64,17 +64,24 @@ type AccuracyReport struct {
 	MaxSeeds int    `json:"max_seeds"`
 	// Sampled counts the positions drawn; Skipped those left out because
 	// a move's value is not exact (no ground truth) or there was no choice.
-	Sampled int           `json:"sampled"`
-	Skipped int           `json:"skipped"`
-	BySeeds []AccuracyRow `json:"by_seeds"`
-	All     AccuracyRow   `json:"all"`
+	Sampled int `json:"sampled"`
+	Skipped int `json:"skipped"`
+	// Undecided counts the skipped positions where the table has an exact
+	// value for every move with a fresh history, but could not decide what
+	// a move yields from the position with its history: the opponent may
+	// steer back into a position already played (docs/tablebase.md, "Best
+	// moves").
+	Undecided int           `json:"undecided"`
+	BySeeds   []AccuracyRow `json:"by_seeds"`
+	All       AccuracyRow   `json:"all"`
 }
 
 // Accuracy scores an agent's moves against the table. A position counts
 // when the player to move has at least two legal moves and the table knows
-// the exact value of every one of them (the ground truth); the agent then
-// keeps the best value when its move's value equals the best move's, and
-// loses the difference in seeds otherwise. Each position is a fresh game
+// the exact value of every one of them from the position with its history
+// (the ground truth, [tablebase.Table.Moves]); the agent then keeps the
+// best value when its move's value equals the best move's (the move the
+// table calls best), and loses the difference in seeds otherwise. Each position is a fresh game
 // for the agent (it is reset first).
 func Accuracy(ctx context.Context, cfg AccuracyConfig) (*AccuracyReport, error) {
 	if cfg.Table == nil {
@@ -125,6 +132,9 @@ func Accuracy(ctx context.Context, cfg AccuracyConfig) (*AccuracyReport, error) 
 		}
 		if len(moves) < 2 || !allExact(moves) {
 			rep.Skipped++
+			if len(moves) >= 2 && allTableExact(moves) {
+				rep.Undecided++
+			}
 			continue
 		}
 		agents.Reset(agent)
@@ -169,9 +179,22 @@ func Accuracy(ctx context.Context, cfg AccuracyConfig) (*AccuracyReport, error) 
 	return rep, nil
 }
 
+// allExact reports whether every move's value from the position with its
+// history is exact.
 func allExact(moves []tablebase.Move) bool {
 	for _, m := range moves {
 		if m.Lower != m.Upper {
+			return false
+		}
+	}
+	return true
+}
+
+// allTableExact reports whether every move's value with a fresh history is
+// exact.
+func allTableExact(moves []tablebase.Move) bool {
+	for _, m := range moves {
+		if m.TableLower != m.TableUpper {
 			return false
 		}
 	}

@@ -65,13 +65,17 @@ func (t *Table) ProbePosition(text string) (*Report, error) {
 // WriteText prints r for people.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s)\n", r.Position, r.Rules)
+	if r.Quiet > 0 {
+		fmt.Fprint(w, "with a fresh history, ")
+	}
 	if r.Exact {
 		fmt.Fprintf(w, "value: the player to move ends with %d of the %d seeds on the board (exact)\n", r.Lower, r.Seeds)
 	} else {
 		fmt.Fprintf(w, "value: the player to move ends with %d to %d of the %d seeds on the board (bounds)\n", r.Lower, r.Upper, r.Seeds)
 	}
 	if r.Quiet > 0 {
-		fmt.Fprintf(w, "with this history (%d moves since the last capture): %d to %d\n", r.Quiet, r.HereLower, r.HereUpper)
+		fmt.Fprintf(w, "with this history (%d since the last capture): the player to move ends with %d to %d of the %d seeds\n",
+			r.Quiet, r.HereLower, r.HereUpper, r.Seeds)
 	}
 	if len(r.Moves) == 0 {
 		fmt.Fprintln(w, "the game is over")

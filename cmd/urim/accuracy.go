@@ -18,8 +18,11 @@ var accuracyCommand = &command{
 	long: `Scores an agent's moves against an endgame table (urim tablebase build): on
 positions with at most K seeds, the share of moves that keep the best value and
 the seeds lost per move, by seed count, with 95% intervals (Wilson for shares).
-Only positions where every legal move's value is exact count (ground truth);
-the report says how many were skipped.
+Only positions where every legal move's value is exact count (ground truth),
+each move valued from the position with its history: a move keeps the best
+value only if the table calls it best there. The report says how many were
+skipped, and how many of those had a move the table could not decide (exact
+with a fresh history, but the opponent may steer back into the history).
 
 Examples:
   urim eval accuracy --agent greedy --tablebase urim12.tb
@@ -72,8 +75,9 @@ Examples:
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			fmt.Fprintf(std.out, "%s on %s (K=%d), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n\n",
+			fmt.Fprintf(std.out, "%s on %s (K=%d), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n",
 				rep.Agent, rep.Rules, rep.MaxSeeds, rep.Source, rep.All.Positions, rep.Skipped)
+			fmt.Fprintf(std.out, "%d of the skipped had a move the table could not decide from the position with its history (exact with a fresh history, but the opponent may steer back into a position already played)\n\n", rep.Undecided)
 			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "seeds\tpositions\tbest move\t95% interval\tseeds lost per move\t95% interval\t")
 			row := func(label string, r evaluate.AccuracyRow) {

@@ -33,8 +33,31 @@ func TestTablebaseCommands(t *testing.T) {
 		t.Fatalf("probe --json: exit %d: %s%s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--positions", "40", "--quiet")
-	if code != 0 || !strings.Contains(out, "all") {
+	if code != 0 || !strings.Contains(out, "all") || !strings.Contains(out, "could not decide") {
 		t.Fatalf("eval accuracy: exit %d: %s%s", code, out, errs)
+	}
+	// Issue 24: action 4 keeps the value by the child's fresh-history
+	// bounds, but the opponent can steer back into this position.
+	pos = "0,0,0,0,0,1/0,0,1,0,1,0 17-16 N 0"
+	code, out, errs = runCLI(t, "", "tablebase", "probe", path, pos)
+	if code != 0 || !strings.Contains(out, "2       3      3      0         best (the table's move)") ||
+		!strings.Contains(out, "4       2      3      0         keeps the bound, may cycle") {
+		t.Fatalf("probe of issue 24's position: exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "", "tablebase", "probe", "--json", path, pos)
+	var cyc struct {
+		Best  []int
+		Move  int
+		Moves []struct {
+			Action       int
+			Lower, Upper int
+			TableLower   int `json:"table_lower"`
+			Status       string
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &cyc) != nil || len(cyc.Best) != 1 || cyc.Best[0] != 2 || cyc.Move != 2 ||
+		len(cyc.Moves) != 2 || cyc.Moves[0].Status != "best" || cyc.Moves[1].Status != "may-cycle" || cyc.Moves[1].TableLower != 3 {
+		t.Fatalf("probe --json of issue 24's position: exit %d: %s%s", code, out, errs)
 	}
 	for _, args := range [][]string{
 		{"tablebase"},
