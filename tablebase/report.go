@@ -13,14 +13,17 @@ import (
 type Report struct {
 	Position string `json:"position"`
 	Rules    string `json:"rules"`
+	// Entry's Lower and Upper bound the value of the position with its
+	// history (the best of the moves' bounds); Exact reports whether they
+	// meet.
 	Entry
 	Exact bool `json:"exact"`
-	// Quiet is the number of moves played since the last capture; when it
-	// is not 0, the value here is HereLower to HereUpper, not the entry's
-	// bounds (which are for a fresh history).
-	Quiet     int `json:"quiet"`
-	HereLower int `json:"here_lower"`
-	HereUpper int `json:"here_upper"`
+	// Quiet is the number of moves played since the last capture.
+	// TableLower and TableUpper are the table's entry, for a fresh
+	// history: the same as Lower and Upper when Quiet is 0.
+	Quiet      int `json:"quiet"`
+	TableLower int `json:"table_lower"`
+	TableUpper int `json:"table_upper"`
 	// Moves holds every legal move with its bounds from this position
 	// with this history and its status (best, keeps-bound, may-cycle,
 	// worse or unknown).
@@ -47,18 +50,19 @@ func (t *Table) ProbePosition(text string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Position: s.String(), Rules: t.rules.Name, Entry: e, Exact: e.Exact(), Quiet: s.Quiet(),
-		HereLower: e.Lower, HereUpper: e.Upper, Moves: []Move{}, Best: []int{}, Move: -1}
+	r := &Report{Position: s.String(), Rules: t.rules.Name, Entry: e, Quiet: s.Quiet(),
+		TableLower: e.Lower, TableUpper: e.Upper, Moves: []Move{}, Best: []int{}, Move: -1}
 	if !s.Terminal() {
 		if r.Moves, err = t.Moves(&s); err != nil {
 			return nil, err
 		}
-		r.HereLower, r.HereUpper = Bounds(r.Moves)
+		r.Lower, r.Upper = Bounds(r.Moves)
 		for _, m := range Best(r.Moves) {
 			r.Best = append(r.Best, m.Action)
 		}
 		r.Move = Pick(r.Moves).Action
 	}
+	r.Exact = r.Lower == r.Upper
 	return r, nil
 }
 
@@ -66,7 +70,7 @@ func (t *Table) ProbePosition(text string) (*Report, error) {
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s)\n", r.Position, r.Rules)
 	if r.Quiet > 0 {
-		fmt.Fprint(w, "with a fresh history, ")
+		fmt.Fprint(w, "with this history, ")
 	}
 	if r.Exact {
 		fmt.Fprintf(w, "value: the player to move ends with %d of the %d seeds on the board (exact)\n", r.Lower, r.Seeds)
@@ -74,8 +78,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "value: the player to move ends with %d to %d of the %d seeds on the board (bounds)\n", r.Lower, r.Upper, r.Seeds)
 	}
 	if r.Quiet > 0 {
-		fmt.Fprintf(w, "with this history (%d since the last capture): the player to move ends with %d to %d of the %d seeds\n",
-			r.Quiet, r.HereLower, r.HereUpper, r.Seeds)
+		fmt.Fprintf(w, "with a fresh history (the table's entry; %d moves were played since the last capture): %d to %d\n",
+			r.Quiet, r.TableLower, r.TableUpper)
 	}
 	if len(r.Moves) == 0 {
 		fmt.Fprintln(w, "the game is over")

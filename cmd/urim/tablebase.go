@@ -24,7 +24,10 @@ the player to move ends with under perfect play (exact where they meet; see
 docs/tablebase.md). It uses every core and prints the share of exact positions
 by seed count.
 
-'probe' prints a position's bounds and the value of each legal move, best first.
+'probe' prints a position's bounds and each legal move's, from the position with
+its history, and labels each move: best (keeps the value), keeps the bound (where
+the position is not exact), keeps the bound but may cycle (the table cannot tell
+whether the opponent can steer back into the history), or worse.
 
 Examples:
   urim tablebase build --rules urim --max-seeds 12 --out urim12.tb
