@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"testing"
 
@@ -152,4 +153,76 @@ func TestLabelChanges(t *testing.T) {
 	for _, key := range keys {
 		t.Logf("K=%d, moves called best before, %s: %d", k, key, counts[key])
 	}
+}
+
+// TestBestKeepsValueWithHistory checks the labels, as TestBestKeepsValue
+// does, on positions reached by a few random moves without a capture from
+// random positions of up to 5 seeds, whose runs hold several positions.
+func TestBestKeepsValueWithHistory(t *testing.T) {
+	k, positions := 5, 100
+	if testing.Short() {
+		positions = 30
+	}
+	g := env.MustGame(env.Urim)
+	tb, _, err := Build(context.Background(), env.Urim, k, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &oracle{memo: map[posKey]int{}, budget: 1 << 18}
+	rng := rand.New(rand.NewPCG(24, 1))
+	checked := map[string]int{}
+	for done := 0; done < positions; {
+		s, err := tb.Sample(g, 2+rng.IntN(k-1), rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := rng.IntN(8); i > 0 && !s.Terminal(); i-- {
+			c := s
+			c.Play(s.Legal().Nth(rng.IntN(s.Legal().Count())))
+			if c.Store(0) != s.Store(0) || c.Store(1) != s.Store(1) {
+				break
+			}
+			s = c
+		}
+		if s.Terminal() || s.Quiet() == 0 {
+			continue
+		}
+		done++
+		moves, err := tb.Moves(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lower, _ := Bounds(moves)
+		lo, hi, ok := moveBounds(t, tb, &s, 1<<20)
+		if !ok {
+			t.Fatalf("%s: too many positions to solve", s.String())
+		}
+		for i, m := range moves {
+			if max(lo[i], m.Lower) > min(hi[i], m.Upper) {
+				t.Errorf("%s: action %d: the table gives [%d, %d] with this history, the search [%d, %d]",
+					s.String(), m.Action, m.Lower, m.Upper, lo[i], hi[i])
+			}
+			truth := "keeps"
+			switch {
+			case lo[i] >= lower:
+			case hi[i] < lower:
+				truth = "loses"
+			default:
+				c := s
+				c.Play(m.Action)
+				keeps, decided := keepsExactly(o, &c, boardSeeds(&s), lower)
+				switch {
+				case m.Captured > 0 || m.Ends || !decided:
+					truth = "undecided"
+				case !keeps:
+					truth = "loses"
+				}
+			}
+			checked[m.Status.String()+" and "+truth]++
+			if m.Status.Keeps() && truth != "keeps" || m.Status == StatusWorse && truth == "keeps" {
+				t.Errorf("%s: action %d is %s by the table, but %s the lower bound %d in the real game", s.String(), m.Action, m.Status, truth, lower)
+			}
+		}
+	}
+	t.Logf("%v", checked)
 }
