@@ -28,10 +28,11 @@ const (
 //     the region;
 //   - a position where p's figure is below v0 is bad.
 //
-// p forces need when the start lies in the attractor of the good moves: p
-// has a move that is good or stays in the attractor, every move of the
-// opponent does. Playing down the attractor's levels never repeats a
-// position, so the repetitions the region's cycles allow play no part.
+// p forces need when the start lies in the attractor of the good moves and
+// of the positions p can hold (see hold): p has a move that is good or
+// stays in the attractor, every move of the opponent does. Playing down the
+// attractor's levels never repeats a position; a repetition in the held
+// positions pays p its row there, which is enough.
 type forcing struct {
 	t     *Table
 	p     int
@@ -102,18 +103,21 @@ func (t *Table) forces(p int, start *env.State, need int, run []env.State, views
 			return false, err
 		}
 	}
+	parents := make([][]int, len(f.nodes))
+	for i := range f.nodes {
+		for _, k := range f.nodes[i].kids {
+			parents[k] = append(parents[k], i)
+		}
+	}
+	hold := f.hold(parents)
 	// The attractor, by counting: a node of p's is forced by its first
 	// forced move, a node of the opponent's by its last.
-	parents := make([][]int, len(f.nodes))
 	left := make([]int, len(f.nodes))
 	var queue []int
 	for i := range f.nodes {
 		nd := &f.nodes[i]
-		for _, k := range nd.kids {
-			parents[k] = append(parents[k], i)
-		}
 		left[i] = len(nd.kids)
-		if nd.pmove && nd.good || !nd.pmove && !nd.bad && left[i] == 0 {
+		if hold[i] || nd.pmove && nd.good || !nd.pmove && !nd.bad && left[i] == 0 {
 			nd.forced = true
 			queue = append(queue, i)
 		}
@@ -134,6 +138,55 @@ func (t *Table) forces(p int, start *env.State, need int, run []env.State, views
 		}
 	}
 	return f.nodes[0].forced, nil
+}
+
+// hold returns the positions of the region from which p can keep the play,
+// forever or until a good move, among positions whose row holds need seeds
+// for p: a repetition among them pays p enough. It is the greatest such
+// set, found by removing what cannot stay: a node of p's without a good
+// move or a move that stays, a node of the opponent's with a bad move or
+// one that leaves.
+func (f *forcing) hold(parents [][]int) []bool {
+	hold := make([]bool, len(f.nodes))
+	stays := make([]int, len(f.nodes)) // p's moves into the set
+	for i := range f.nodes {
+		hold[i] = f.nodes[i].s.RowSeeds(f.p) >= f.need
+	}
+	for i := range f.nodes {
+		for _, k := range f.nodes[i].kids {
+			if hold[k] {
+				stays[i]++
+			}
+		}
+	}
+	var queue []int
+	drop := func(i int) {
+		if hold[i] {
+			hold[i] = false
+			queue = append(queue, i)
+		}
+	}
+	for i := range f.nodes {
+		nd := &f.nodes[i]
+		if nd.pmove && !nd.good && stays[i] == 0 || !nd.pmove && (nd.bad || stays[i] < len(nd.kids)) {
+			drop(i)
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, i := range parents[k] {
+			nd := &f.nodes[i]
+			if !hold[i] {
+				continue
+			}
+			stays[i]--
+			if !nd.pmove || !nd.good && stays[i] == 0 {
+				drop(i)
+			}
+		}
+	}
+	return hold
 }
 
 // figure returns what p's table strategy makes sure of from s (entry e)
