@@ -53,9 +53,10 @@ func LoadTable(path string) (*tablebase.Table, error) {
 
 // TB plays from an endgame table once the board holds at most K seeds, and
 // leaves bigger boards to its fallback. In the table it plays the move with
-// the best lower bound, the least progress rank among those (which is what
-// makes the lower bound a guarantee, docs/tablebase.md), then the best upper
-// bound, then the lowest action. So from every position entered by a capture
+// the best lower bound from the position with its history, the least
+// progress rank among those (which is what makes the lower bound a
+// guarantee, docs/tablebase.md), then the best upper bound, then the lowest
+// action (tablebase.Pick). So from every position entered by a capture
 // (how a game enters the table) it ends with at least the lower bound, and
 // with the exact value wherever the bounds meet.
 type TB struct {
