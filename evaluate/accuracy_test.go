@@ -25,6 +25,9 @@ func TestAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if perfect.Undecided > perfect.Skipped || perfect.Sampled != perfect.Skipped+n {
+			t.Fatalf("%s: %d sampled, %d skipped, %d of them undecided", source, perfect.Sampled, perfect.Skipped, perfect.Undecided)
+		}
 		if perfect.All.Positions != n || perfect.All.Best != n || perfect.All.Loss != 0 {
 			t.Fatalf("%s: the table's agent: %+v, want %d of %d best and no loss", source, perfect.All, n, n)
 		}
