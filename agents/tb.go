@@ -72,14 +72,14 @@ func (a *TB) Act(s *env.State) (int, error) {
 	if s.RowSeeds(0)+s.RowSeeds(1) > a.Table.MaxSeeds() {
 		return a.Fallback.Act(s)
 	}
-	moves, err := a.Table.Moves(s)
+	m, ok, err := a.Table.Pick(s)
 	if err != nil {
 		return 0, err
 	}
-	if len(moves) == 0 {
+	if !ok {
 		return 0, errNoMove(s)
 	}
-	return tablebase.Pick(moves).Action, nil
+	return m.Action, nil
 }
 
 // Reset resets the fallback.

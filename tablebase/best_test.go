@@ -135,6 +135,9 @@ func TestLabelChanges(t *testing.T) {
 		if p := Pick(moves); !p.Status.Keeps() {
 			t.Fatalf("%s: the table's move %d is %s", s.String(), p.Action, p.Status)
 		}
+		if p, _, err := tb.Pick(s); err != nil || p.Action != Pick(moves).Action {
+			t.Fatalf("%s: Table.Pick gives %d (%v), Pick of the moves %d", s.String(), p.Action, err, Pick(moves).Action)
+		}
 		kind := "inexact"
 		if e.Exact() {
 			kind = "exact"
@@ -159,9 +162,9 @@ func TestLabelChanges(t *testing.T) {
 // does, on positions reached by a few random moves without a capture from
 // random positions of up to 5 seeds, whose runs hold several positions.
 func TestBestKeepsValueWithHistory(t *testing.T) {
-	k, positions := 5, 100
+	k, positions := 5, 50
 	if testing.Short() {
-		positions = 30
+		positions = 15
 	}
 	g := env.MustGame(env.Urim)
 	tb, _, err := Build(context.Background(), env.Urim, k, Options{})
@@ -193,6 +196,9 @@ func TestBestKeepsValueWithHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		lower, _ := Bounds(moves)
+		if p, _, err := tb.Pick(&s); err != nil || p.Action != Pick(moves).Action {
+			t.Fatalf("%s: Table.Pick gives %d (%v), Pick of the moves %d", s.String(), p.Action, err, Pick(moves).Action)
+		}
 		lo, hi, ok := moveBounds(t, tb, &s, 1<<20)
 		if !ok {
 			t.Fatalf("%s: too many positions to solve", s.String())

@@ -26,8 +26,10 @@ type view struct {
 }
 
 // inRun turns the fresh-history figures of the moves of s (from
-// freshMoves) into figures for s with its history.
-func (t *Table) inRun(s *env.State, moves []Move) error {
+// freshMoves) into figures for s with its history. With pick set it stops
+// at what the table's move needs: a forcing check only for a move that
+// could become it, none to prove a move worse.
+func (t *Table) inRun(s *env.State, moves []Move, pick bool) error {
 	mover := s.ToMove()
 	n := s.RowSeeds(0) + s.RowSeeds(1)
 	states := s.Run()
@@ -44,6 +46,7 @@ func (t *Table) inRun(s *env.State, moves []Move) error {
 		return err
 	}
 	children := make([]env.State, len(moves))
+	budgets := make([]int, len(moves))
 	for i := range moves {
 		m := &moves[i]
 		if m.Captured > 0 || m.Ends {
@@ -61,23 +64,36 @@ func (t *Table) inRun(s *env.State, moves []Move) error {
 			return err
 		}
 		m.Lower = sureOf(mover, &cv, run)
-		if m.Lower < m.TableLower {
-			// The ranks cannot rule out a costly return: search whether
-			// the mover can force its fresh figure anyway.
-			ok, err := t.forces(mover, &c, m.TableLower, states, run, budget)
-			if err != nil {
-				return err
-			}
-			if ok {
-				m.Lower = m.TableLower
-			}
-		}
 		m.Upper = n - sureOf(1-mover, &cv, run)
 		if s.Quiet() == 0 {
 			// With a fresh history the position's own upper bound holds,
 			// and no move yields more than the position.
 			m.Upper = min(m.Upper, e.Upper)
 		}
+		budgets[i] = budget
+	}
+	// Where the ranks cannot rule out a costly return, search whether the
+	// mover can force its fresh figure anyway.
+	for i := range moves {
+		m := &moves[i]
+		if m.Lower >= m.TableLower {
+			continue
+		}
+		if pick {
+			if cur := Pick(moves); m.TableLower < cur.Lower || m.TableLower == cur.Lower && !better(raised(*m), cur) {
+				continue
+			}
+		}
+		ok, err := t.forces(mover, &children[i], m.TableLower, states, run, budgets[i])
+		if err != nil {
+			return err
+		}
+		if ok {
+			m.Lower = m.TableLower
+		}
+	}
+	if pick {
+		return nil
 	}
 	// A move that keeps the best lower bound by its fresh figures but not
 	// surely here is worse if the opponent can force more than that bound
@@ -97,6 +113,12 @@ func (t *Table) inRun(s *env.State, moves []Move) error {
 		}
 	}
 	return nil
+}
+
+// raised returns m with its lower bound raised to its fresh figure.
+func raised(m Move) Move {
+	m.Lower = m.TableLower
+	return m
 }
 
 // sureOf returns the seeds player p is sure of from a position with view

@@ -41,11 +41,25 @@ func (t *Table) Moves(s *env.State) ([]Move, error) {
 	if err != nil || len(moves) == 0 {
 		return moves, err
 	}
-	if err := t.inRun(s, moves); err != nil {
+	if err := t.inRun(s, moves, false); err != nil {
 		return nil, err
 	}
 	classify(moves)
 	return moves, nil
+}
+
+// Pick returns the table's move from s with its history, Pick(t.Moves(s)),
+// with only the work that move needs (the `tb` agent plays it). It returns
+// false when s has no legal move.
+func (t *Table) Pick(s *env.State) (Move, bool, error) {
+	moves, err := t.freshMoves(s)
+	if err != nil || len(moves) == 0 {
+		return Move{}, false, err
+	}
+	if err := t.inRun(s, moves, true); err != nil {
+		return Move{}, false, err
+	}
+	return Pick(moves), true, nil
 }
 
 // Best returns the moves the table calls best from s with its history

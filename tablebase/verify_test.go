@@ -7,7 +7,7 @@ import (
 )
 
 // verifier checks a table by its strategies: from a position it lets one
-// side play the table's move (Pick) while the other side tries every legal
+// side play the table's move (Table.Pick) while the other side tries every legal
 // move, all through env (so every capture, feeding and repetition ending is
 // the engine's), and returns what the side is sure of. The outcome of a
 // position is memoized only when no line below it ended by repetition: only
@@ -53,12 +53,12 @@ func (v *verifier) guaranteed(s *env.State, side int) (int, bool) {
 	var r int
 	var rep bool
 	if s.ToMove() == side {
-		moves, err := v.tb.Moves(s)
+		m, _, err := v.tb.Pick(s)
 		if err != nil {
 			v.t.Fatalf("%s: %v", s.String(), err)
 		}
 		c := *s
-		c.Play(Pick(moves).Action)
+		c.Play(m.Action)
 		r, rep = v.guaranteed(&c, side)
 	} else {
 		r = 1 << 30
