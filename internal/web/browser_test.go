@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,8 +252,12 @@ func (p *page) openGame(source string, k int) {
 	p.do(chromedp.Click(chromedp.ID("tab-replay")))
 	wait[bool](p, `document.querySelectorAll('#source option').length > 0`)
 	p.do(chromedp.SetValue(chromedp.ID("source"), source), chromedp.Click(chromedp.ID("f-apply")))
-	wait[bool](p, fmt.Sprintf(`document.querySelectorAll('#game-list tbody tr').length > %d && document.querySelector('#game-count').textContent !== ''`, k))
-	p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-list tbody tr:nth-child(%d)`, k+1))))
+	// The list shows the chosen source's games (the tab's own first listing
+	// may answer later and is dropped); the row is clicked in the page, in
+	// one step, so a list redrawn in between cannot leave a stale node.
+	wait[bool](p, fmt.Sprintf(`(document.querySelector('#game-list tbody').dataset.query || '').startsWith(%q) && document.querySelectorAll('#game-list tbody tr').length > %d`,
+		"source="+url.QueryEscape(source)+"&", k))
+	eval[bool](p, fmt.Sprintf(`(document.querySelector('#game-list tbody tr:nth-child(%d)').click(), true)`, k+1))
 	wait[bool](p, `document.body.dataset.mode === 'replay' && document.querySelector('#ply').textContent.startsWith('ply 0 / ')`)
 }
 

@@ -644,6 +644,10 @@ function fillGameRows(tbody, games, source) {
   }
 }
 
+// listSeq numbers the game-list requests, so that an answer that arrives
+// after a later request's is dropped instead of replacing its list.
+let listSeq = 0;
+
 async function listGames(ev) {
   if (ev) ev.preventDefault();
   const source = $('#source').value;
@@ -651,8 +655,11 @@ async function listGames(ev) {
   const q = new URLSearchParams({ source, limit: '200' });
   const add = (k, id) => { const v = $(id).value.trim(); if (v !== '') q.set(k, v); };
   add('player', '#f-player'); add('result', '#f-result'); add('min', '#f-min'); add('max', '#f-max');
+  const seq = ++listSeq;
   try {
     const res = await api('/api/games?' + q);
+    if (seq !== listSeq) return;
+    $('#game-list tbody').dataset.query = q.toString();
     $('#game-count').textContent = res.total + ' of ' + res.all + ' games' + (res.total > res.games.length ? ' (first ' + res.games.length + ' shown)' : '');
     fillGameRows($('#game-list tbody'), res.games, source);
     showError(null);
