@@ -169,13 +169,15 @@ func (p *page) screenshot(name string) string {
 
 var shotDirs sync.Map
 
-// shotDir is the test's temporary directory for screenshots (made once).
+// shotDir is the test's temporary directory for screenshots (made once per
+// run of the test: keyed by the test, not its name, which -count repeats).
 func shotDir(t *testing.T) string {
-	if d, ok := shotDirs.Load(t.Name()); ok {
+	if d, ok := shotDirs.Load(t); ok {
 		return d.(string)
 	}
 	d := t.TempDir()
-	shotDirs.Store(t.Name(), d)
+	shotDirs.Store(t, d)
+	t.Cleanup(func() { shotDirs.Delete(t) })
 	return d
 }
 
