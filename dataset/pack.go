@@ -19,7 +19,15 @@ const MaxPacked = 256 << 20
 // archive of the games' rows (ArrayNames) and their records as JSON lines,
 // framed as the archive's length (a uvarint), the archive, then the lines.
 func Pack(games []Game, dim, actions int) ([]byte, error) {
-	t := &Tensors{Dim: dim, Actions: actions}
+	// The arrays are sized once: a shard of many games grows no slice.
+	rows := 0
+	for i := range games {
+		rows += len(games[i].Value) // a hint: the rows are checked below
+	}
+	t := &Tensors{Dim: dim, Actions: actions, Columns: Columns{
+		Obs: make([]float32, 0, rows*dim), Mask: make([]bool, 0, rows*actions), Policy: make([]float32, 0, rows*actions),
+		HasPolicy: make([]bool, 0, rows), Value: make([]float32, 0, rows), Outcome: make([]float32, 0, rows),
+		Action: make([]int32, 0, rows), Ply: make([]int32, 0, rows)}, GameID: make([]int64, 0, rows)}
 	var lines bytes.Buffer
 	enc := json.NewEncoder(&lines)
 	for i := range games {

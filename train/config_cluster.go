@@ -24,6 +24,11 @@ type Cluster struct {
 	Replicas int `yaml:"replicas"`
 	// WorkerThreads is the threads of each local worker (Workers).
 	WorkerThreads int `yaml:"worker_threads"`
+	// GamesPerShard is how many finished games a worker sends as one
+	// shard (sooner when the oldest has waited a few seconds): fewer,
+	// larger messages cost less to send and decode, and a killed worker
+	// loses its games not yet sent.
+	GamesPerShard int `yaml:"games_per_shard"`
 	// User names the NATS user; its password comes from URIM_NATS_PASSWORD.
 	// A token comes from URIM_NATS_TOKEN. Neither is ever stored or printed.
 	User string `yaml:"user"`
@@ -56,6 +61,7 @@ func (c *Config) checkCluster() error {
 		intRange("cluster.workers", cl.Workers, 0, 256),
 		intRange("cluster.max_lag", cl.MaxLag, 0, 1<<20),
 		intRange("cluster.worker_threads", cl.WorkerThreads, 1, 1024),
+		intRange("cluster.games_per_shard", cl.GamesPerShard, 1, 4096),
 	}
 	if cl.Replicas != 1 && cl.Replicas != 3 && cl.Replicas != 5 {
 		checks = append(checks, bad("cluster.replicas", "%d: allowed 1, 3 or 5", cl.Replicas))
@@ -78,4 +84,6 @@ func (c *Config) checkCluster() error {
 }
 
 // DefaultCluster is the cluster section's default: one process.
-func DefaultCluster() Cluster { return Cluster{MaxLag: 2, Replicas: 1, WorkerThreads: 1} }
+func DefaultCluster() Cluster {
+	return Cluster{MaxLag: 2, Replicas: 1, WorkerThreads: 1, GamesPerShard: 16}
+}

@@ -71,9 +71,19 @@ func BenchmarkSelfPlay(b *testing.B) {
 			}
 			l.Close()
 			st, _, _ := train.ReadState(cfg.Output)
-			perGame := float64(st.Positions) / float64(st.Games)
+			// A shard holds several games: the published shards are counted
+			// at the games per shard of those trained on.
+			m, err := train.ReadMetrics(filepath.Join(cfg.Output, "metrics.csv"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var shards float64
+			for _, n := range m.Column("shards") {
+				shards += n
+			}
+			perShard := float64(st.Positions) / shards
 			b.ReportMetric(float64(st.Positions)/wall.Seconds(), "positions/s")
-			b.ReportMetric(float64(runs[0].Published)*perGame/wall.Seconds(), "played-positions/s")
+			b.ReportMetric(float64(runs[0].Published)*perShard/wall.Seconds(), "played-positions/s")
 		}
 	})
 }

@@ -72,16 +72,26 @@ type worker struct {
 	session string
 	// busy is the time spent encoding and publishing shards.
 	busy time.Duration
+	// buf holds the finished games not yet sent, the oldest finished at
+	// bufSince; pub publishes the shards.
+	buf      []dataset.Game
+	bufSince time.Time
+	pub      publisher
 }
+
+// flushAfter sends the games a worker holds once the oldest has waited
+// that long (checked as games end), though fewer than games_per_shard.
+const flushAfter = 5 * time.Second
 
 // errEnough ends a worker that published MaxShards shards.
 var errEnough = errors.New("enough shards")
 
 // RunWorker plays self-play for a run until ctx ends: it reads the run's
 // config, fetches the newest network (and again after each chunk of games
-// whenever a newer one is published), and publishes the games finished in
-// each finished game as one shard. Stopped at any moment, it loses at
-// most the games in progress.
+// whenever a newer one is published), and publishes its finished games in
+// shards of cluster.games_per_shard games, asynchronously. Stopped at any
+// moment, it loses at most the games in progress and the finished games
+// not yet sent (when ctx ends it sends those, within a few seconds).
 func RunWorker(ctx context.Context, o WorkerOptions) error {
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -107,11 +117,11 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		return err
 	}
 	defer nc.Close()
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(pubAckWait))
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	w := &worker{o: o, nc: nc, js: js, version: -1, build: Build(), start: time.Now(), session: secret()[:8]}
+	w := &worker{o: o, nc: nc, js: js, version: -1, build: Build(), start: time.Now(), session: secret()[:8], pub: publisher{js: js}}
 	if w.dir, err = os.MkdirTemp("", "urim-worker-"); err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
@@ -131,17 +141,37 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 			return err
 		}
 		lockstep := w.cfg.SelfPlay.ParallelGames
-		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.flush(ctx, g) })
+		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.keep(ctx, g) })
 		w.chunk++
 		switch {
 		case errors.Is(err, errEnough):
-			return nil
+			return w.drain(ctx)
 		case ctx.Err() != nil:
-			return nil // the games in progress are lost; every finished one is published
+			// The games in progress are lost; the finished ones are sent
+			// if the server answers within a few seconds.
+			dctx, cancel := context.WithTimeout(context.Background(), 2*pubAckWait)
+			defer cancel()
+			if err := w.drain(dctx); err != nil {
+				fmt.Fprintf(w.o.Log, "worker %s: stopped with %d games not sent: %v\n", w.o.ID, len(w.buf), err)
+			}
+			return nil
 		case err != nil:
 			return err
 		}
+		if time.Since(w.bufSince) >= flushAfter {
+			if err := w.send(ctx); err != nil {
+				return err
+			}
+		}
 	}
+}
+
+// drain sends the games held and waits for every shard's acknowledgement.
+func (w *worker) drain(ctx context.Context) error {
+	if err := w.send(ctx); err != nil {
+		return err
+	}
+	return w.pub.reap(ctx, 0)
 }
 
 // watchParent cancels when the parent process exits.
@@ -270,6 +300,10 @@ func (w *worker) load(ctx context.Context, ni netInfo) error {
 	if err != nil {
 		return fmt.Errorf("cluster: network %d: %w", ni.Version, err)
 	}
+	// A shard is of one network version: send the games of the last.
+	if err := w.send(ctx); err != nil {
+		return err
+	}
 	if w.sess, err = train.NewSession(w.cfg, ck.Net); err != nil {
 		return err
 	}
@@ -283,14 +317,21 @@ func (w *worker) load(ctx context.Context, ni netInfo) error {
 	return nil
 }
 
-// flush publishes a finished game as one shard at once, then (every few
-// seconds) a heartbeat.
-func (w *worker) flush(ctx context.Context, g *dataset.Game) error {
-	if err := w.publish(ctx, []dataset.Game{*g}); err != nil {
-		return err
+// keep holds a finished game, sending the games held as a shard once
+// there are games_per_shard of them or the oldest has waited flushAfter,
+// then (every few seconds) a heartbeat.
+func (w *worker) keep(ctx context.Context, g *dataset.Game) error {
+	if len(w.buf) == 0 {
+		w.bufSince = time.Now()
 	}
+	w.buf = append(w.buf, *g)
 	w.played++
-	if time.Since(w.lastBeat) >= 2*time.Second || w.shards == 1 {
+	if len(w.buf) >= w.cfg.Cluster.GamesPerShard || time.Since(w.bufSince) >= flushAfter {
+		if err := w.send(ctx); err != nil {
+			return err
+		}
+	}
+	if time.Since(w.lastBeat) >= 2*time.Second || w.shards == 1 && w.lastBeat.IsZero() {
 		w.beat(ctx)
 	}
 	if w.o.MaxShards > 0 && w.shards >= int64(w.o.MaxShards) {
@@ -299,8 +340,21 @@ func (w *worker) flush(ctx context.Context, g *dataset.Game) error {
 	return nil
 }
 
+// send publishes the games held as one shard (none: nothing).
+func (w *worker) send(ctx context.Context) error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	if err := w.publish(ctx, w.buf); err != nil {
+		return err
+	}
+	w.buf = nil
+	return nil
+}
+
 // publish sends games as one shard, halving it while it is too big for a
-// message.
+// message. The publication is asynchronous: publisher bounds the shards
+// waiting for their acknowledgement.
 func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 	t0 := time.Now()
 	defer func() { w.busy += time.Since(t0) }()
@@ -327,22 +381,7 @@ func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 	msg.Header.Set(hdrGames, strconv.Itoa(len(games)))
 	// A lost reply (a cluster node going away) is answered by publishing
 	// again with the same id: JetStream keeps one copy.
-	for try := 0; ; try++ {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := w.js.PublishMsg(pctx, msg, jetstream.WithMsgID(id))
-		cancel()
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil || try >= 120 {
-			return fmt.Errorf("cluster: publish shard %s: %w", id, err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
-	}
+	return w.pub.send(ctx, id, msg)
 }
 
 // beat stores the worker's heartbeat (best effort).
