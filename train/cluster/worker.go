@@ -331,7 +331,7 @@ func (w *worker) keep(ctx context.Context, g *dataset.Game) error {
 			return err
 		}
 	}
-	if time.Since(w.lastBeat) >= 2*time.Second || w.shards == 1 && w.lastBeat.IsZero() {
+	if time.Since(w.lastBeat) >= 2*time.Second { // the first game's beats at once
 		w.beat(ctx)
 	}
 	if w.o.MaxShards > 0 && w.shards >= int64(w.o.MaxShards) {
