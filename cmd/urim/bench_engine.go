@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/bench"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -46,7 +47,7 @@ Examples:
 				var rows []bench.EngineResult
 				bar := benchBar(io.err, *quiet, len(games), "bench engine", "rules")
 				for i, g := range games {
-					bar.Describe(fmt.Sprintf("bench engine %s, %s on %d thread%s", g.Name(), *duration, *threads, plural(*threads)))
+					bar.Describe(fmt.Sprintf("bench engine %s, %s on %s", g.Name(), *duration, progress.Count(*threads, "threads")))
 					bar.Set(i)
 					rows = append(rows, bench.Playouts(g, *duration, *threads))
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/progress"
 )
 
 func init() {
@@ -132,13 +133,6 @@ func runPlay(io *stdio, o *playOptions) error {
 	}
 	fmt.Fprintf(io.out, "Urim, %s rules. Type a pit letter, 'help' or 'quit'.\n", g.Name())
 	return p.run()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func sideName(p int) string { return [2]string{"South", "North"}[p] }
@@ -326,7 +320,7 @@ func (p *playSession) played(ev agents.MoveEvent) error {
 	seeds := p.s.Pit(mover*p.g.PitsPerRow() + a)
 	p.s.Play(a)
 	p.moves = append(p.moves, a)
-	msg := fmt.Sprintf("%s plays %s (%d seed%s)", p.names[mover], p.pitName(mover, a), seeds, plural(seeds))
+	msg := fmt.Sprintf("%s plays %s (%s)", p.names[mover], p.pitName(mover, a), progress.Count(seeds, "seeds"))
 	if got := p.s.Store(mover) - before; got > 0 {
 		msg += fmt.Sprintf(" and captures %d", got)
 	}
