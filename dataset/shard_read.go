@@ -31,3 +31,16 @@ func ReadTensors(dir string, info ShardInfo, dim, actions int) (*Tensors, error)
 	}
 	return t, nil
 }
+
+// ReadShardRecords reads the games of one shard of the dataset in dir, as its
+// manifest lists it (info), for the same readers as [ReadTensors], through
+// the same checks as [Dataset.LoadRecords]: a regular file inside dir, no
+// more bytes and games than info counts, and info's id range.
+func ReadShardRecords(dir string, info ShardInfo) ([]Record, error) {
+	d := &Dataset{Dir: dir}
+	recs, err := d.recordsOf(info)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", dir, err)
+	}
+	return recs, nil
+}

@@ -60,7 +60,11 @@ func (d *Dataset) LoadRecords(i int) ([]Record, error) { return d.loadRecords(i)
 // loadRecords reads the games of shard i, no more than the manifest counts,
 // and checks them against the manifest's count and id range.
 func (d *Dataset) loadRecords(i int) ([]Record, error) {
-	info := d.Manifest.Shards[i]
+	return d.recordsOf(d.Manifest.Shards[i])
+}
+
+// recordsOf reads the games of the shard the manifest lists as info.
+func (d *Dataset) recordsOf(info ShardInfo) ([]Record, error) {
 	data, err := d.readShardFile(info.Games, info.GamesBytes, "a games file")
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package alphazero
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urim-rl/urim/agents"
@@ -68,13 +67,9 @@ func (tt *tableTargets) shard(dir string, info dataset.ShardInfo, t *dataset.Ten
 	if tt == nil {
 		return 0, nil
 	}
-	data, err := os.ReadFile(filepath.Join(dir, info.Games))
+	recs, err := dataset.ReadShardRecords(dir, info)
 	if err != nil {
 		return 0, fmt.Errorf("train: replay window: table targets: %w", err)
-	}
-	recs, err := dataset.ReadRecords(data)
-	if err != nil {
-		return 0, fmt.Errorf("train: replay window: table targets: %s: %w", filepath.Join(dir, info.Games), err)
 	}
 	n, row := 0, 0
 	for i := range recs {
