@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"codeberg.org/sbinet/npyio/npz"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // maxNPZBytes bounds the archive ReadNPZ accepts: the largest network the
@@ -114,16 +114,13 @@ func ReadNPZ(r io.ReaderAt, size int64) (*Net, int64, error) {
 
 // ImportNPZ reads the network of the .npz file at path (see [ReadNPZ]).
 func ImportNPZ(path string) (*Net, int64, error) {
-	f, err := os.Open(path)
+	// The one reader of untrusted files: a regular file only, no larger
+	// than a checkpoint, which holds these weights and more.
+	data, err := inputfile.ReadFile(path, maxCheckpointFile, "an exported network (.npz)")
 	if err != nil {
 		return nil, 0, fmt.Errorf("nn: import: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, fmt.Errorf("nn: import: %w", err)
-	}
-	n, step, err := ReadNPZ(f, st.Size())
+	n, step, err := ReadNPZ(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, 0, fmt.Errorf("nn: import %s: %w", path, err)
 	}
