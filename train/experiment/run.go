@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/internal/inputfile"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
 )
@@ -227,9 +228,11 @@ func (c *Config) fixPlan(p *Plan) error {
 	}
 	data = append(data, '\n')
 	path := filepath.Join(c.Out, planFile)
-	old, err := os.ReadFile(path)
+	// The plan on disk must equal this one byte for byte, so no more than
+	// its length is read (inputfile: a regular file only).
+	old, err := inputfile.ReadFile(path, int64(len(data)), "a sweep plan")
 	switch {
-	case err == nil && !bytes.Equal(old, data):
+	case errors.Is(err, inputfile.ErrTooLarge) || err == nil && !bytes.Equal(old, data):
 		return fmt.Errorf("experiment: %s holds another sweep (its %s differs: other base, sets, grid, seeds, budget or panel); resume it with its own settings or choose another --out", c.Out, planFile)
 	case err == nil:
 		return nil
