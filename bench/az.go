@@ -110,15 +110,18 @@ func AZ(o AZOptions) (AZResult, error) {
 			return AZResult{}, err
 		}
 	}
+	sp, sc := alphazero.SelfPlayOf(&cfg), alphazero.SearchOf(&cfg)
 	if o.Games > 0 {
-		cfg.SelfPlay.ParallelGames, cfg.SelfPlay.GamesPerIteration = o.Games, max(cfg.SelfPlay.GamesPerIteration, o.Games)
+		sp.ParallelGames, sp.GamesPerIteration = o.Games, max(sp.GamesPerIteration, o.Games)
 	}
 	if o.Sims > 0 {
-		cfg.Search.Sims = train.ConstSims(o.Sims)
+		sc.Sims = alphazero.ConstSims(o.Sims)
 	}
 	if o.Leaves > 0 {
-		cfg.Search.LeafBatch = o.Leaves
+		sc.LeafBatch = o.Leaves
 	}
+	alphazero.SetSelfPlay(&cfg, sp)
+	alphazero.SetSearch(&cfg, sc)
 	o.Moves = azDefault(o.Moves, 4)
 	o.Threads = azDefault(o.Threads, 1)
 	reward, err := env.ParseRewardKind(cfg.Reward)

@@ -72,6 +72,13 @@ type Spec struct {
 	// Panels are the algorithm's quantities in the run's figures, in the
 	// order drawn (the core adds its own: the learning rate and the Elo).
 	Panels []Panel
+	// Sections are the algorithm's own config sections, in the order
+	// declared ([Section]; read them with [SectionOf]).
+	Sections []Section
+	// Distributed says the algorithm's self-play may come from worker
+	// processes (the cluster section; train/cluster). A distributed config
+	// of another algorithm is refused.
+	Distributed bool
 }
 
 var (
@@ -81,7 +88,8 @@ var (
 
 // Register makes the algorithm name (the config key algorithm) available.
 // An algorithm package calls it from init; train/all imports them all. It
-// panics when name is registered twice or spec has no New.
+// panics when name is registered twice, spec has no New, or a section
+// cannot take its place (its key taken, its After unknown).
 func Register(name string, spec Spec) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -91,6 +99,7 @@ func Register(name string, spec Spec) {
 	if spec.New == nil {
 		panic(fmt.Sprintf("train: algorithm %q registered without New", name))
 	}
+	addSections(name, spec.Sections)
 	registry[name] = spec
 }
 
@@ -134,5 +143,5 @@ func checkAlgorithm(name string) error {
 	if len(names) == 0 {
 		return bad("algorithm", "%q is not available: no algorithm is compiled in (import github.com/urim-rl/urim/train/all)", name)
 	}
-	return oneOf("algorithm", name, names)
+	return OneOf("algorithm", name, names)
 }

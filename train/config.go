@@ -16,9 +16,11 @@ import (
 // config, defaults filled in and overrides applied, is what a run stores in
 // its directory as config.yaml.
 //
-// The schema is shared by every algorithm: algorithm-specific sections
-// (search, selfplay, replay for alphazero; ppo for PPO) are ignored by the
-// others.
+// Config holds the core's sections; each algorithm declares its own
+// ([Section]: search, selfplay, replay and training of train/alphazero, ppo
+// of train/ppo), read with [SectionOf]. The schema is shared by every
+// algorithm: a config holds every registered section, and an algorithm
+// ignores the others'.
 type Config struct {
 	// Algorithm selects the training method by its registered name
 	// ([Register]): alphazero (train/alphazero), or ppo (train/ppo: policy
@@ -42,16 +44,11 @@ type Config struct {
 	Encoding string `yaml:"encoding"`
 
 	Network     Network     `yaml:"network"`
-	Search      Search      `yaml:"search"`
-	SelfPlay    SelfPlay    `yaml:"selfplay"`
-	Replay      Replay      `yaml:"replay"`
-	Training    Training    `yaml:"training"`
 	Optimizer   Optimizer   `yaml:"optimizer"`
 	Evaluation  Evaluation  `yaml:"evaluation"`
 	Stop        Stop        `yaml:"stop"`
 	Checkpoints Checkpoints `yaml:"checkpoints"`
 	Dataset     Dataset     `yaml:"dataset"`
-	PPO         PPO         `yaml:"ppo"`
 	Cluster     Cluster     `yaml:"cluster"`
 
 	// Output is the run directory; a relative path is relative to the
@@ -63,6 +60,10 @@ type Config struct {
 	// Workers is the number of goroutines for self-play and evaluation;
 	// 0 means one per core.
 	Workers int `yaml:"workers"`
+
+	// sections holds the algorithms' sections by key (values of their
+	// types; see SetSection). A missing one is its default.
+	sections map[string]any
 }
 
 // Network is the architecture of a new network (a resumed run keeps its
@@ -77,127 +78,6 @@ type Network struct {
 	Depth int `yaml:"depth"`
 	// LayerNorm puts a layer normalization before each activation.
 	LayerNorm bool `yaml:"layer_norm"`
-}
-
-// Search is the search of self-play.
-type Search struct {
-	// Sims is the number of simulations per searched move: a number, or a
-	// schedule over the run's iterations ([Sims]).
-	Sims Sims `yaml:"sims"`
-	// CPuct is the exploration constant of the PUCT rule.
-	CPuct float64 `yaml:"c_puct"`
-	// DirichletAlpha is the concentration of the noise mixed into the root
-	// priors; DirichletFraction its weight (0 turns the noise off).
-	DirichletAlpha    float64 `yaml:"dirichlet_alpha"`
-	DirichletFraction float64 `yaml:"dirichlet_fraction"`
-	// Temperature applies to the visit counts when choosing the move played
-	// in the first TemperaturePlies plies of a game; FinalTemperature after
-	// (0 plays the most visited move).
-	Temperature      float64 `yaml:"temperature"`
-	TemperaturePlies int     `yaml:"temperature_plies"`
-	FinalTemperature float64 `yaml:"final_temperature"`
-	// LeafBatch is the number of leaves each game's search collects (with
-	// virtual loss) before one network call.
-	LeafBatch int `yaml:"leaf_batch"`
-	// PlayoutCap is KataGo's playout-cap randomization.
-	PlayoutCap PlayoutCap `yaml:"playout_cap"`
-	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
-	// noise, the move drawn from the visits at the temperature) or gumbel
-	// (Gumbel AlphaZero: Gumbel-top-k and Sequential Halving at the root,
-	// the policy target softmax(logits + σ(completed Q)), the move the
-	// search's own; the Dirichlet and temperature keys then do not apply).
-	Root string `yaml:"root"`
-	// Gumbel holds the constants of root: gumbel.
-	Gumbel GumbelSearch `yaml:"gumbel"`
-}
-
-// GumbelSearch holds the constants of the Gumbel root (agents.GumbelConfig).
-type GumbelSearch struct {
-	// M is the number of root actions sampled (Gumbel-top-k), at most the
-	// legal ones.
-	M int `yaml:"m"`
-	// CVisit and CScale scale the completed Q-values: σ(q̂) = (c_visit +
-	// max visits) · c_scale · q̂.
-	CVisit float64 `yaml:"c_visit"`
-	CScale float64 `yaml:"c_scale"`
-}
-
-// PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
-// full search and are trained on; the others get a small, noise-free search
-// and are only played.
-type PlayoutCap struct {
-	// Enabled turns it on (off by default: every move is searched fully).
-	Enabled bool `yaml:"enabled"`
-	// FullShare is the probability that a move gets the full search.
-	FullShare float64 `yaml:"full_share"`
-	// FastSims is the simulations of the small search.
-	FastSims int `yaml:"fast_sims"`
-}
-
-// SelfPlay sets how games are generated.
-type SelfPlay struct {
-	// GamesPerIteration is the number of self-play games of an iteration.
-	GamesPerIteration int `yaml:"games_per_iteration"`
-	// ParallelGames is the number of games searched in lock-step, their
-	// leaves evaluated in one network batch.
-	ParallelGames int `yaml:"parallel_games"`
-	// OpeningPlies is the number of uniformly random plies each game starts
-	// with (not trained on).
-	OpeningPlies int `yaml:"opening_plies"`
-	// SampleGames is the number of games per iteration written to
-	// selfplay/games.jsonl for inspection.
-	SampleGames int    `yaml:"sample_games"`
-	Resign      Resign `yaml:"resign"`
-}
-
-// Resign lets a game stop early when the searcher is sure to lose.
-type Resign struct {
-	// Threshold resigns when the root value of the player to move stays
-	// below it; 0 turns resignation off. Must lie in (-1, 0).
-	Threshold float64 `yaml:"threshold"`
-	// Consecutive is the number of the mover's consecutive searched moves
-	// that must be below Threshold.
-	Consecutive int `yaml:"consecutive"`
-	// NeverShare is the share of games that never resign, played out to
-	// measure how many resignations would have been wrong.
-	NeverShare float64 `yaml:"never_share"`
-}
-
-// Replay is the replay window: the most recent positions trained on, kept
-// as dataset shards (the run's own self-play in replay/ of the run
-// directory; docs/config.md).
-type Replay struct {
-	// Window is the number of most recent positions kept for training.
-	Window int `yaml:"window"`
-	// MinPositions is the number of positions needed before training
-	// starts (self-play continues until then).
-	MinPositions int `yaml:"min_positions"`
-	// Datasets are dataset directories (urim selfplay's output, another
-	// run's dataset.dir or replay/) whose positions with a policy target
-	// start the window of a new run, in order, before its own self-play:
-	// a run trains on them from its first iteration, and they age out of
-	// the window as self-play adds positions. They must be for the run's
-	// rules, encoding and reward. A relative path is relative to the
-	// current directory.
-	Datasets []string `yaml:"datasets"`
-}
-
-// Training sets where alphazero's training targets come from, beside the
-// self-play search and the games' outcomes.
-type Training struct {
-	// Tablebase, when set, is an endgame table file ('urim tablebase
-	// build') for the run's rules: every position of the replay window the
-	// table holds exactly takes the table's value (the reward of perfect
-	// play for the player to move) as its value target instead of the
-	// game's outcome, and the self-play search ends its simulations at the
-	// positions the table holds, valued from it (the search's tb=FILE). The
-	// datasets on disk keep the outcomes; the targets are replaced as rows
-	// enter the window. A relative path is relative to the current
-	// directory.
-	Tablebase string `yaml:"tablebase"`
-	// TablebasePolicy also makes the policy target of those positions
-	// uniform over the table's best moves (tablebase.Best).
-	TablebasePolicy bool `yaml:"tablebase_policy"`
 }
 
 // Optimizer sets the training steps.
@@ -236,7 +116,8 @@ type Evaluation struct {
 	Opponents []string `yaml:"opponents"`
 	// Games is the number of games against each opponent (even: paired).
 	Games int `yaml:"games"`
-	// Sims is the candidate's simulations per move; 0 means search.sims.
+	// Sims is the candidate's simulations per move; 0 means the
+	// algorithm's own (alphazero's search.sims).
 	Sims int `yaml:"sims"`
 	// OpeningPlies is the random plies of the paired openings.
 	OpeningPlies int `yaml:"opening_plies"`
@@ -338,7 +219,8 @@ func (d Duration) Seconds() float64 { return time.Duration(d).Seconds() }
 // Std returns d as a time.Duration.
 func (d Duration) Std() time.Duration { return time.Duration(d) }
 
-// Default returns the config every file starts from.
+// Default returns the config every file starts from, every registered
+// section's default included.
 func Default() Config {
 	return Config{
 		Algorithm: "alphazero",
@@ -346,21 +228,15 @@ func Default() Config {
 		Reward:    "match_points",
 		Encoding:  "compact",
 		Network:   Network{Kind: "resmlp", Width: 128, Depth: 3, LayerNorm: true},
-		Search: Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
-			Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-			PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}},
-		SelfPlay: SelfPlay{GamesPerIteration: 128, ParallelGames: 64, OpeningPlies: 2, SampleGames: 4,
-			Resign: Resign{Threshold: 0, Consecutive: 3, NeverShare: 0.1}},
-		Replay: Replay{Window: 100000, MinPositions: 1000},
 		Optimizer: Optimizer{LR: 1e-3, Schedule: "cosine", LRMin: 1e-5, WarmupSteps: 100, BatchSize: 256,
 			WeightDecay: 1e-4, GradClip: 1, ValueWeight: 1, SamplesPerPosition: 4},
 		Evaluation: Evaluation{Every: 5, Opponents: []string{"random", "greedy", "alphabeta:depth=8", "mcts:sims=1000", BestOpponent}, Games: 40, OpeningPlies: 4,
 			Gating: Gating{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, MaxGames: 400}},
 		Stop:        Stop{Iterations: 20},
 		Checkpoints: Checkpoints{KeepLast: 5, KeepEvery: 10},
-		PPO:         DefaultPPO(),
 		Cluster:     DefaultCluster(),
 		Output:      "runs/train",
 		Seed:        1,
+		sections:    defaultSections(),
 	}
 }

@@ -1,6 +1,9 @@
 package train
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Cluster spreads self-play over worker processes joined through NATS
 // JetStream (package train/cluster, docs/distributed.md). With neither
@@ -58,10 +61,10 @@ var RunNameOK = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 func (c *Config) checkCluster() error {
 	cl := c.Cluster
 	checks := []error{
-		intRange("cluster.workers", cl.Workers, 0, 256),
-		intRange("cluster.max_lag", cl.MaxLag, 0, 1<<20),
-		intRange("cluster.worker_threads", cl.WorkerThreads, 1, 1024),
-		intRange("cluster.games_per_shard", cl.GamesPerShard, 1, 4096),
+		IntRange("cluster.workers", cl.Workers, 0, 256),
+		IntRange("cluster.max_lag", cl.MaxLag, 0, 1<<20),
+		IntRange("cluster.worker_threads", cl.WorkerThreads, 1, 1024),
+		IntRange("cluster.games_per_shard", cl.GamesPerShard, 1, 4096),
 	}
 	if cl.Replicas != 1 && cl.Replicas != 3 && cl.Replicas != 5 {
 		checks = append(checks, bad("cluster.replicas", "%d: allowed 1, 3 or 5", cl.Replicas))
@@ -72,8 +75,8 @@ func (c *Config) checkCluster() error {
 	if cl.Workers > 0 && cl.NATS != "" {
 		checks = append(checks, bad("cluster.workers", "set with cluster.nats: local workers use the embedded server; start workers with urim worker --nats instead"))
 	}
-	if cl.Distributed() && c.Algorithm != "alphazero" {
-		checks = append(checks, bad("cluster", "distributed self-play is for algorithm alphazero, not %s", c.Algorithm))
+	if spec, ok := specOf(c.Algorithm); ok && cl.Distributed() && !spec.Distributed {
+		checks = append(checks, bad("cluster", "distributed self-play is for algorithm %s, not %s", strings.Join(distributedAlgorithms(), " or "), c.Algorithm))
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -86,4 +89,16 @@ func (c *Config) checkCluster() error {
 // DefaultCluster is the cluster section's default: one process.
 func DefaultCluster() Cluster {
 	return Cluster{MaxLag: 2, Replicas: 1, WorkerThreads: 1, GamesPerShard: 16}
+}
+
+// distributedAlgorithms names the algorithms whose self-play workers can
+// play ([Spec.Distributed]), sorted.
+func distributedAlgorithms() []string {
+	var names []string
+	for _, name := range Algorithms() {
+		if spec, _ := specOf(name); spec.Distributed {
+			names = append(names, name)
+		}
+	}
+	return names
 }

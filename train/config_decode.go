@@ -64,12 +64,13 @@ func ParseConfig(data []byte, file string, sets []string) (Config, error) {
 
 func parseConfig(data []byte, file string, sets []string) (Config, error) {
 	cfg := Default()
+	// The schema value (core and sections) has no Validate method:
+	// validation waits for the overrides.
+	sv := cfg.schemaValue()
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	if len(bytes.TrimSpace(data)) > 0 {
-		// plainConfig has no Validate method: validation waits for the
-		// overrides.
-		if err := config.DecodeBytes(data, file, (*plainConfig)(&cfg)); err != nil {
-			return cfg, err
+		if err := config.DecodeBytes(data, file, sv.Interface()); err != nil {
+			return fromSchema(sv), err
 		}
 		var err error
 		if root, err = parseDocument(data, file); err != nil {
@@ -82,7 +83,7 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 		if !ok || strings.TrimSpace(path) == "" {
 			return cfg, &ConfigError{Set: set, Err: errors.New("want key=value, such as search.sims=200")}
 		}
-		if err := config.Set(&cfg, set); err != nil {
+		if err := config.Set(sv.Interface(), set); err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
 				return cfg, &ConfigError{Set: set, Err: err}
@@ -92,6 +93,7 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 		}
 		overrides[strings.TrimSpace(path)] = set
 	}
+	cfg = fromSchema(sv)
 	if err := cfg.Validate(); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
@@ -115,9 +117,6 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 	}
 	return cfg, nil
 }
-
-// plainConfig is Config without its methods, for decoding.
-type plainConfig Config
 
 // parseDocument returns the top mapping of a document internal/config
 // has already accepted, for finding the lines of keys.
@@ -200,7 +199,7 @@ func (c Config) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(c); err != nil {
+	if err := enc.Encode(c.schemaValue().Interface()); err != nil {
 		return nil, fmt.Errorf("train: config: %w", err)
 	}
 	if err := enc.Close(); err != nil {

@@ -2,27 +2,23 @@ package train
 
 import "github.com/urim-rl/urim/env"
 
-// checkOpenings checks that the random openings the run draws (self-play's
-// or PPO's, and evaluation's when it runs) leave a ply before the rules'
-// cap; game is nil when the rules are
-// bad (checkRules reports that).
-func (c *Config) checkOpenings(game *env.Game) error {
-	if game == nil {
+// checkEvalOpenings checks that evaluation's random openings, when it runs,
+// leave a ply before the rules' cap; game is nil when the rules are bad
+// (checkRules reports that). The algorithms check their own openings
+// (alphazero's selfplay.opening_plies, ppo's ppo.opening_plies).
+func (c *Config) checkEvalOpenings(game *env.Game) error {
+	return CheckOpening("evaluation.opening_plies", c.Evaluation.OpeningPlies, game, c.Evaluation.Every > 0)
+}
+
+// CheckOpening reports an opening of plies random plies, the value of key,
+// that leaves no ply before the rules' cap, when the run uses it; game is
+// nil when the rules are bad (reported already).
+func CheckOpening(key string, plies int, game *env.Game, used bool) error {
+	if game == nil || !used {
 		return nil
 	}
-	ppo := c.Algorithm == "ppo"
-	for _, o := range []struct {
-		key   string
-		plies int
-		used  bool
-	}{
-		{"selfplay.opening_plies", c.SelfPlay.OpeningPlies, !ppo},
-		{"evaluation.opening_plies", c.Evaluation.OpeningPlies, c.Evaluation.Every > 0},
-		{"ppo.opening_plies", c.PPO.OpeningPlies, ppo},
-	} {
-		if err := game.CheckOpening(o.plies); o.used && err != nil {
-			return &ConfigError{Key: o.key, Err: err}
-		}
+	if err := game.CheckOpening(plies); err != nil {
+		return &ConfigError{Key: key, Err: err}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/urim-rl/urim/agents"
@@ -19,26 +20,35 @@ var (
 	networkKinds = []string{"mlp", "resmlp"}
 	schedules    = []string{"constant", "cosine", "step"}
 	rewards      = []string{"match_points", "win_loss", "seed_margin"}
-	roots        = []string{"puct", "gumbel"}
 	encodings    = []string{"compact", "thermometer"}
 )
 
-// Limits that keep a typo from asking for the impossible.
+// Limits that keep a typo from asking for the impossible, shared by the
+// core's keys and the algorithms' sections.
 const (
-	maxSims         = 1 << 20
-	maxWidth        = 4096
-	maxDepth        = 64
-	maxParallel     = 1 << 14
-	maxWindow       = 1 << 26
-	maxBatch        = 1 << 16
-	maxOpeningPlies = 40
+	// MaxSims bounds the simulations of a search.
+	MaxSims = 1 << 20
+	// MaxParallel bounds the games played at once.
+	MaxParallel = 1 << 14
+	// MaxBatch bounds a batch of positions (a training step's).
+	MaxBatch = 1 << 16
+	// MaxOpeningPlies bounds the random plies of an opening.
+	MaxOpeningPlies = 40
+
+	maxWidth = 4096
+	maxDepth = 64
 )
 
 func bad(key, format string, args ...any) error {
 	return &ConfigError{Key: key, Err: fmt.Errorf(format, args...)}
 }
 
-func oneOf(key, v string, allowed []string) error {
+// ConfigErrorf returns a *ConfigError about key (a full key path) with a
+// formatted message, for a [Section]'s Check.
+func ConfigErrorf(key, format string, args ...any) error { return bad(key, format, args...) }
+
+// OneOf reports v, the value of key, when it is not one of allowed.
+func OneOf(key, v string, allowed []string) error {
 	for _, a := range allowed {
 		if v == a {
 			return nil
@@ -47,14 +57,17 @@ func oneOf(key, v string, allowed []string) error {
 	return bad(key, "%q is not allowed (allowed: %s)", v, strings.Join(allowed, ", "))
 }
 
-func intRange(key string, v, lo, hi int) error {
+// IntRange reports v, the value of key, when it is not in [lo, hi].
+func IntRange(key string, v, lo, hi int) error {
 	if v < lo || v > hi {
 		return bad(key, "%d is out of range (%d to %d)", v, lo, hi)
 	}
 	return nil
 }
 
-func floatRange(key string, v, lo, hi float64, loOpen, hiOpen bool) error {
+// FloatRange reports v, the value of key, when it is not between lo and
+// hi, each end excluded when loOpen or hiOpen.
+func FloatRange(key string, v, lo, hi float64, loOpen, hiOpen bool) error {
 	low, high := "[", "]"
 	if loOpen {
 		low = "("
@@ -68,73 +81,84 @@ func floatRange(key string, v, lo, hi float64, loOpen, hiOpen bool) error {
 	return nil
 }
 
-// Validate reports the first bad value of c as a *ConfigError whose Key is
-// the value's path. It changes nothing: defaults come from [Default].
-func (c *Config) Validate() error {
-	if err := checkFinite(reflect.ValueOf(c).Elem(), ""); err != nil {
-		return err
-	}
-	game, rulesErr := c.checkRules()
-	checks := []error{
-		checkAlgorithm(c.Algorithm),
-		rulesErr,
-		intRange("max_plies", c.MaxPlies, 0, 100000),
-		oneOf("reward", c.Reward, rewards),
-		oneOf("encoding", c.Encoding, encodings),
-		oneOf("network.kind", c.Network.Kind, networkKinds),
-		intRange("network.width", c.Network.Width, 1, maxWidth),
-		intRange("network.depth", c.Network.Depth, 1, maxDepth),
-		c.checkNetworkSize(),
-		c.checkSims(),
-		oneOf("search.root", c.Search.Root, roots),
-		intRange("search.gumbel.m", c.Search.Gumbel.M, 1, 64),
-		floatRange("search.gumbel.c_visit", c.Search.Gumbel.CVisit, 0, 1e6, true, false),
-		floatRange("search.gumbel.c_scale", c.Search.Gumbel.CScale, 0, 1000, true, false),
-		floatRange("search.c_puct", c.Search.CPuct, 0, 100, true, false),
-		floatRange("search.dirichlet_alpha", c.Search.DirichletAlpha, 0, 100, true, false),
-		floatRange("search.dirichlet_fraction", c.Search.DirichletFraction, 0, 1, false, false),
-		floatRange("search.temperature", c.Search.Temperature, 0, 10, false, false),
-		intRange("search.temperature_plies", c.Search.TemperaturePlies, 0, 100000),
-		floatRange("search.final_temperature", c.Search.FinalTemperature, 0, 10, false, false),
-		intRange("search.leaf_batch", c.Search.LeafBatch, 1, 256),
-		floatRange("search.playout_cap.full_share", c.Search.PlayoutCap.FullShare, 0, 1, true, false),
-		intRange("search.playout_cap.fast_sims", c.Search.PlayoutCap.FastSims, 1, maxSims),
-		intRange("selfplay.games_per_iteration", c.SelfPlay.GamesPerIteration, 1, 1<<20),
-		intRange("selfplay.parallel_games", c.SelfPlay.ParallelGames, 1, maxParallel),
-		intRange("selfplay.opening_plies", c.SelfPlay.OpeningPlies, 0, maxOpeningPlies),
-		intRange("selfplay.sample_games", c.SelfPlay.SampleGames, 0, 1<<20),
-		c.checkResign(),
-		intRange("replay.window", c.Replay.Window, 1, maxWindow),
-		intRange("replay.min_positions", c.Replay.MinPositions, 0, c.Replay.Window),
-		c.checkReplayDatasets(),
-		c.checkTrainingTable(),
-		floatRange("optimizer.lr", c.Optimizer.LR, 0, 10, true, false),
-		oneOf("optimizer.schedule", c.Optimizer.Schedule, schedules),
-		floatRange("optimizer.lr_min", c.Optimizer.LRMin, 0, c.Optimizer.LR, false, false),
-		intRange("optimizer.warmup_steps", c.Optimizer.WarmupSteps, 0, 1<<30),
-		intRange("optimizer.batch_size", c.Optimizer.BatchSize, 1, maxBatch),
-		floatRange("optimizer.weight_decay", c.Optimizer.WeightDecay, 0, 1, false, false),
-		floatRange("optimizer.grad_clip", c.Optimizer.GradClip, 0, 1e6, false, false),
-		floatRange("optimizer.value_weight", c.Optimizer.ValueWeight, 0, 100, false, false),
-		floatRange("optimizer.samples_per_position", c.Optimizer.SamplesPerPosition, 0, 1000, true, false),
-		c.checkEvaluation(game),
-		c.checkOpenings(game),
-		intRange("stop.iterations", c.Stop.Iterations, 0, 1<<30),
-		c.checkStop(),
-		intRange("checkpoints.keep_last", c.Checkpoints.KeepLast, 1, 1<<30),
-		intRange("checkpoints.keep_every", c.Checkpoints.KeepEvery, 0, 1<<30),
-		c.checkDataset(),
-		c.checkPPO(),
-		c.checkCluster(),
-		intRange("workers", c.Workers, 0, 1024),
-	}
-	if c.Output == "" {
-		checks = append(checks, bad("output", "empty: name the run directory"))
-	}
-	for _, err := range checks {
+// FirstError returns the first error that is not nil, or nil: a Check
+// lists its checks in key order.
+func FirstError(errs ...error) error {
+	for _, err := range errs {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// Validate reports the first bad value of c, in the printed order of the
+// keys, as a *ConfigError whose Key is the value's path: the core's keys
+// here, each registered section's by its Check. It changes nothing:
+// defaults come from [Default].
+func (c *Config) Validate() error {
+	if err := checkFinite(c.schemaValue().Elem(), ""); err != nil {
+		return err
+	}
+	game, rulesErr := c.checkRules()
+	core := map[string]func() error{
+		"algorithm": func() error { return checkAlgorithm(c.Algorithm) },
+		"rules":     func() error { return rulesErr },
+		"max_plies": func() error { return IntRange("max_plies", c.MaxPlies, 0, 100000) },
+		"reward":    func() error { return OneOf("reward", c.Reward, rewards) },
+		"encoding":  func() error { return OneOf("encoding", c.Encoding, encodings) },
+		"network": func() error {
+			return FirstError(
+				OneOf("network.kind", c.Network.Kind, networkKinds),
+				IntRange("network.width", c.Network.Width, 1, maxWidth),
+				IntRange("network.depth", c.Network.Depth, 1, maxDepth),
+				c.checkNetworkSize())
+		},
+		"optimizer": func() error {
+			o := c.Optimizer
+			return FirstError(
+				FloatRange("optimizer.lr", o.LR, 0, 10, true, false),
+				OneOf("optimizer.schedule", o.Schedule, schedules),
+				FloatRange("optimizer.lr_min", o.LRMin, 0, o.LR, false, false),
+				IntRange("optimizer.warmup_steps", o.WarmupSteps, 0, 1<<30),
+				IntRange("optimizer.batch_size", o.BatchSize, 1, MaxBatch),
+				FloatRange("optimizer.weight_decay", o.WeightDecay, 0, 1, false, false),
+				FloatRange("optimizer.grad_clip", o.GradClip, 0, 1e6, false, false),
+				FloatRange("optimizer.value_weight", o.ValueWeight, 0, 100, false, false),
+				FloatRange("optimizer.samples_per_position", o.SamplesPerPosition, 0, 1000, true, false))
+		},
+		"evaluation": func() error { return FirstError(c.checkEvaluation(game), c.checkEvalOpenings(game)) },
+		"stop": func() error {
+			return FirstError(IntRange("stop.iterations", c.Stop.Iterations, 0, 1<<30), c.checkStop())
+		},
+		"checkpoints": func() error {
+			return FirstError(
+				IntRange("checkpoints.keep_last", c.Checkpoints.KeepLast, 1, 1<<30),
+				IntRange("checkpoints.keep_every", c.Checkpoints.KeepEvery, 0, 1<<30))
+		},
+		"dataset": c.checkDataset,
+		"cluster": c.checkCluster,
+		"workers": func() error { return IntRange("workers", c.Workers, 0, 1024) },
+	}
+	regMu.RLock()
+	keys := slices.Clone(order)
+	regMu.RUnlock()
+	if keys == nil {
+		keys = coreKeys()
+	}
+	for _, key := range keys {
+		var err error
+		if check, ok := core[key]; ok {
+			err = check()
+		} else if s, ok := lookupSection(key); ok && s.Check != nil {
+			err = s.Check(c, game)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if c.Output == "" {
+		return bad("output", "empty: name the run directory")
 	}
 	return nil
 }
@@ -154,24 +178,11 @@ func (c *Config) checkRules() (*env.Game, error) {
 	return env.MustGame(r), nil // RulesOf validated r
 }
 
-func (c *Config) checkResign() error {
-	r := c.SelfPlay.Resign
-	if r.Threshold != 0 {
-		if err := floatRange("selfplay.resign.threshold", r.Threshold, -1, 0, true, true); err != nil {
-			return bad("selfplay.resign.threshold", "%g is out of range (-1, 0); 0 turns resignation off", r.Threshold)
-		}
-	}
-	if err := intRange("selfplay.resign.consecutive", r.Consecutive, 1, 1000); err != nil {
-		return err
-	}
-	return floatRange("selfplay.resign.never_share", r.NeverShare, 0, 1, false, false)
-}
-
 // checkEvaluation checks the evaluation keys; game is the rules' game, or
 // nil when they are bad (checkRules reports that).
 func (c *Config) checkEvaluation(game *env.Game) error {
 	e := c.Evaluation
-	if err := intRange("evaluation.every", e.Every, 0, 1<<20); err != nil {
+	if err := IntRange("evaluation.every", e.Every, 0, 1<<20); err != nil {
 		return err
 	}
 	if err := c.checkTablebase(); err != nil {
@@ -206,29 +217,29 @@ func (c *Config) checkEvaluation(game *env.Game) error {
 		}
 		seen[spec] = i
 	}
-	if err := intRange("evaluation.games", e.Games, 2, 1<<20); err != nil {
+	if err := IntRange("evaluation.games", e.Games, 2, 1<<20); err != nil {
 		return err
 	}
 	if e.Games%2 != 0 {
 		return bad("evaluation.games", "%d is odd: openings are paired (each played twice, seats swapped)", e.Games)
 	}
-	if err := intRange("evaluation.sims", e.Sims, 0, maxSims); err != nil {
+	if err := IntRange("evaluation.sims", e.Sims, 0, MaxSims); err != nil {
 		return err
 	}
-	if err := intRange("evaluation.opening_plies", e.OpeningPlies, 0, maxOpeningPlies); err != nil {
+	if err := IntRange("evaluation.opening_plies", e.OpeningPlies, 0, MaxOpeningPlies); err != nil {
 		return err
 	}
 	g := e.Gating
 	if g.Elo1 <= g.Elo0 {
 		return bad("evaluation.gating.elo1", "%g must exceed elo0 (%g)", g.Elo1, g.Elo0)
 	}
-	if err := floatRange("evaluation.gating.alpha", g.Alpha, 0, 0.5, true, true); err != nil {
+	if err := FloatRange("evaluation.gating.alpha", g.Alpha, 0, 0.5, true, true); err != nil {
 		return err
 	}
-	if err := floatRange("evaluation.gating.beta", g.Beta, 0, 0.5, true, true); err != nil {
+	if err := FloatRange("evaluation.gating.beta", g.Beta, 0, 0.5, true, true); err != nil {
 		return err
 	}
-	if err := intRange("evaluation.gating.max_games", g.MaxGames, 2, 1<<20); err != nil {
+	if err := IntRange("evaluation.gating.max_games", g.MaxGames, 2, 1<<20); err != nil {
 		return err
 	}
 	return nil
@@ -258,26 +269,11 @@ func (c *Config) checkStop() error {
 	return nil
 }
 
-func (c *Config) checkReplayDatasets() error {
-	for i, dir := range c.Replay.Datasets {
-		key := fmt.Sprintf("replay.datasets[%d]", i)
-		switch {
-		case strings.TrimSpace(dir) == "":
-			return bad(key, "empty: name a dataset directory")
-		case filepath.Clean(dir) == filepath.Clean(c.Output):
-			return bad(key, "%q is the run directory; name a dataset directory", dir)
-		case c.Dataset.Dir != "" && filepath.Clean(dir) == filepath.Clean(c.Dataset.Dir):
-			return bad(key, "%q is this run's dataset.dir, which it writes", dir)
-		}
-	}
-	return nil
-}
-
 func (c *Config) checkDataset() error {
 	if c.Dataset.Dir != "" && filepath.Clean(c.Dataset.Dir) == filepath.Clean(c.Output) {
 		return bad("dataset.dir", "%q is the run directory; name a directory of its own", c.Dataset.Dir)
 	}
-	return intRange("dataset.shard_size", c.Dataset.ShardSize, 0, dataset.MaxShardSize)
+	return IntRange("dataset.shard_size", c.Dataset.ShardSize, 0, dataset.MaxShardSize)
 }
 
 // checkFinite reports a NaN or infinite float anywhere in v.

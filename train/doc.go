@@ -14,7 +14,10 @@
 // [LoadConfig] reads one YAML document strictly (unknown keys, wrong types,
 // non-finite numbers and out-of-range values are errors naming file, line and
 // key path), applies --set overrides and validates; [Default] holds every
-// default. docs/config.md documents each key.
+// default. [Config] holds the core's keys; an algorithm declares its own
+// sections in its Spec ([Section]: key, place, default, check), which join
+// the one schema the decoder, --set, the printer and resume's comparison
+// use, and reads them with [SectionOf]. docs/config.md documents each key.
 //
 // # Runs
 //

@@ -265,7 +265,7 @@ func configDiff(a, b []byte) string {
 	ca.Output, cb.Output = "", ""                                 // the run directory may have moved
 	var diffs []string
 	ma, mb := topLevel(ca), topLevel(cb)
-	for _, k := range sortedKeys(typeOfConfig) {
+	for _, k := range sortedKeys(schemaType()) {
 		if !bytes.Equal(ma[k], mb[k]) {
 			diffs = append(diffs, k)
 		}

@@ -19,34 +19,13 @@ var tbColumns = []string{"tb_best", "tb_best_lo95", "tb_best_hi95", "tb_loss", "
 // checkTablebase checks evaluation.tablebase and its positions (the file
 // itself is read when the run starts).
 func (c *Config) checkTablebase() error {
-	if err := intRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20); err != nil {
+	if err := IntRange("evaluation.tablebase_positions", c.Evaluation.TablebasePositions, 0, 1<<20); err != nil {
 		return err
 	}
 	if c.Evaluation.Tablebase != "" && c.Evaluation.Every == 0 {
 		return bad("evaluation.tablebase", "set, but evaluation.every is 0: the accuracy is measured at each evaluation")
 	}
 	return nil
-}
-
-// checkTrainingTable checks the training section's table keys.
-func (c *Config) checkTrainingTable() error {
-	if c.Training.TablebasePolicy && c.Training.Tablebase == "" {
-		return bad("training.tablebase_policy", "true, but training.tablebase is not set")
-	}
-	return nil
-}
-
-// LoadTrainingTable loads training.tablebase for the run's rules, or
-// returns nil when it is not set.
-func LoadTrainingTable(cfg *Config, rules env.Rules) (*tablebase.Table, error) {
-	if cfg.Training.Tablebase == "" {
-		return nil, nil
-	}
-	t, err := tablebase.LoadFor(cfg.Training.Tablebase, rules)
-	if err != nil {
-		return nil, &ConfigError{Key: "training.tablebase", Err: err}
-	}
-	return t, nil
 }
 
 // loadEvalTable loads evaluation.tablebase for the run's rules, or returns

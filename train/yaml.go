@@ -1,24 +1,23 @@
 package train
 
 import (
-	"reflect"
-
 	"gopkg.in/yaml.v3"
 )
 
-var typeOfConfig = reflect.TypeOf(Config{})
-
 // yamlUnmarshal decodes a stored effective config (already checked when it
-// was written).
+// was written), through the schema of the registered sections.
 func yamlUnmarshal(data []byte, c *Config) error {
-	*c = Default()
-	return yaml.Unmarshal(data, c)
+	def := Default()
+	sv := def.schemaValue()
+	err := yaml.Unmarshal(data, sv.Interface())
+	*c = fromSchema(sv)
+	return err
 }
 
 // topLevel returns each top-level key of c with its value as YAML.
 func topLevel(c Config) map[string][]byte {
 	out := map[string][]byte{}
-	data, err := yaml.Marshal(c)
+	data, err := yaml.Marshal(c.schemaValue().Interface())
 	if err != nil {
 		return out
 	}

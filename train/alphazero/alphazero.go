@@ -24,7 +24,12 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-func init() { train.Register("alphazero", train.Spec{New: New, Panels: panels}) }
+// Name is the algorithm's registered name (the config's algorithm).
+const Name = "alphazero"
+
+func init() {
+	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections, Distributed: true})
+}
 
 // panels are the quantities of an AlphaZero run's figures.
 var panels = []train.Panel{
@@ -52,13 +57,13 @@ type algorithm struct {
 // New returns the algorithm of session s, with the replay window of its
 // last committed iteration (for a new run, replay.datasets').
 func New(s *train.Session) (train.Algorithm, error) {
-	table, err := train.LoadTrainingTable(s.Config, s.Rules)
+	table, err := loadTrainingTable(s.Config, s.Rules)
 	if err != nil {
 		return nil, err
 	}
 	var targets *tableTargets
 	if table != nil {
-		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: s.Config.Training.TablebasePolicy}
+		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: TrainingOf(s.Config).TablebasePolicy}
 	}
 	win, err := openWindow(s, targets)
 	if err != nil {
@@ -94,7 +99,7 @@ func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	name := train.PlayerName(it)
 	sims := a.cfg.Evaluation.Sims
 	if sims == 0 {
-		sims = a.cfg.Search.Sims.At(it, a.cfg.Stop.Iterations)
+		sims = SearchOf(a.cfg).Sims.At(it, a.cfg.Stop.Iterations)
 	}
 	mc := searchConfig(a.cfg, a.s.Reward, sims)
 	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
@@ -142,7 +147,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	if s.Remote() != nil {
 		sp, rs, err = a.collect(ctx, it)
 	} else {
-		open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: it}
+		open := openings{g: s.Game, plies: SelfPlayOf(cfg).OpeningPlies, seed: cfg.Seed, it: it}
 		var ls *agents.Lockstep
 		if ls, err = newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it))); err != nil {
 			return nil, err
@@ -167,7 +172,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	m.tableTargets = a.win.tabled
 
 	// Training.
-	if buf.Len() >= cfg.Replay.MinPositions && sp.positions > 0 {
+	if buf.Len() >= ReplayOf(cfg).MinPositions && sp.positions > 0 {
 		steps := int(math.Ceil(float64(sp.positions) * cfg.Optimizer.SamplesPerPosition / float64(cfg.Optimizer.BatchSize)))
 		probe := buf.Newest(min(sp.positions, 512))
 		before := policyOf(s.Net, probe)

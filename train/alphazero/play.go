@@ -15,10 +15,12 @@ import (
 // positions played.
 func Play(ctx context.Context, s *train.Session, it, chunk, games int, emit func(*dataset.Game) error) (int, error) {
 	cfg := *s.Config
-	cfg.SelfPlay.GamesPerIteration = games
+	sp := SelfPlayOf(&cfg)
+	sp.GamesPerIteration = games
+	SetSelfPlay(&cfg, sp)
 	s2 := *s
 	s2.Config = &cfg
-	open := openings{g: s.Game, plies: cfg.SelfPlay.OpeningPlies, seed: cfg.Seed, it: chunk}
+	open := openings{g: s.Game, plies: sp.OpeningPlies, seed: cfg.Seed, it: chunk}
 	ls, err := newSearcher(&s2, it, open, nil, s.Seed(0x736561726368, uint64(chunk)))
 	if err != nil {
 		return 0, err

@@ -20,7 +20,7 @@ func LockstepConfig(cfg *train.Config, reward env.RewardKind) agents.LockstepCon
 // lockstepConfig is LockstepConfig at iteration it (search.sims may be a
 // schedule).
 func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) agents.LockstepConfig {
-	sc, sp := cfg.Search, cfg.SelfPlay
+	sc, sp := SearchOf(cfg), SelfPlayOf(cfg)
 	mc := searchConfig(cfg, reward, sc.Sims.At(it, cfg.Stop.Iterations))
 	mc.Gumbel.Noise = 1 // self-play samples its moves through the Gumbel noise
 	lc := agents.LockstepConfig{
@@ -40,7 +40,7 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) agents.Loc
 // searchConfig is the tree search of the search section with sims
 // simulations: PUCT, or Gumbel without noise (the evaluation's).
 func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) agents.MCTSConfig {
-	sc := cfg.Search
+	sc := SearchOf(cfg)
 	mc := agents.MCTSConfig{Sims: sims, C: sc.CPuct, Rule: agents.PUCT, Batch: sc.LeafBatch, Reward: reward}
 	if sc.Root == "gumbel" {
 		mc.Rule = agents.Gumbel

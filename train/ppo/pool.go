@@ -17,7 +17,7 @@ const metaPool = "ppo_pool"
 // poolAfter returns the opponent pool once iteration it is complete: the
 // previous pool, plus it when it is a snapshot iteration, the newest
 // ppo.pool.size kept.
-func poolAfter(prev []int, it int, p train.Pool) []int {
+func poolAfter(prev []int, it int, p Pool) []int {
 	out := append([]int(nil), prev...)
 	if p.Share > 0 && it > 0 && it%p.Every == 0 {
 		out = append(out, it)

@@ -21,7 +21,10 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-func init() { train.Register("ppo", train.Spec{New: New, Panels: panels}) }
+// Name is the algorithm's registered name (the config's algorithm).
+const Name = "ppo"
+
+func init() { train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections}) }
 
 // panels are the quantities of a PPO run's figures.
 var panels = []train.Panel{
@@ -139,7 +142,8 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	if err := sess.Data.Flush(); err != nil {
 		return nil, err
 	}
-	s.ro.advantages(float32(cfg.PPO.Gamma), float32(cfg.PPO.Lambda))
+	p := ConfigOf(cfg)
+	s.ro.advantages(float32(p.Gamma), float32(p.Lambda))
 	m.rolloutS = time.Since(t0).Seconds()
 	m.games, m.envSteps = episodes, s.ro.n*s.ro.t
 	for _, ok := range s.ro.train {
@@ -161,7 +165,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 			Optimizer: nn.AdamW{WeightDecay: o.WeightDecay},
 			Schedule:  sched,
 			ClipNorm:  o.GradClip, Threads: s.threads,
-		}, cfg.PPO.Minibatch)
+		}, p.Minibatch)
 		if err != nil {
 			return nil, fmt.Errorf("train: ppo: %w", err)
 		}
@@ -189,7 +193,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	}
 
 	// The pool as it stands after this iteration, into the checkpoint.
-	a.pool = poolAfter(s.pool, it, cfg.PPO.Pool)
+	a.pool = poolAfter(s.pool, it, p.Pool)
 	m.pool = len(a.pool)
 	return &train.Iteration{Games: episodes, Positions: m.envSteps, Cells: m.cells(), Summary: m.summary(),
 		Meta: map[string]string{metaPool: formatPool(a.pool)}}, nil

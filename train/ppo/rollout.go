@@ -58,7 +58,7 @@ type ppoTimes struct{ env, forward, backward, total float64 }
 // newPPOState starts the session's games, seeded by the iteration it
 // starts with, and loads the pool's snapshots.
 func newPPOState(sess *train.Session, it int, pool []int) (*ppoState, error) {
-	p := sess.Config.PPO
+	p := ConfigOf(sess.Config)
 	threads := sess.Threads()
 	vec, err := env.NewVec(sess.Game, p.Games, env.VecOptions{AutoReset: env.AutoResetSameStep, Reward: sess.Reward,
 		Encoding: sess.Encoding, Seed: sess.Seed(0x766563, uint64(it)), OpeningPlies: p.OpeningPlies})
@@ -110,12 +110,13 @@ func (s *ppoState) collect(ctx context.Context, cfg *train.Config, rng *rand.Ran
 	ro, vec := s.ro, s.vec
 	n, d, a := ro.n, ro.dim, ro.actions
 	usePool := len(s.pool) > 0 && s.oppGames > 0
+	sampling := ConfigOf(cfg).Pool.Sampling
 	if usePool {
 		// A game keeps its snapshot until it ends; games without one (the
 		// pool was empty, or shrank) draw one now.
 		for i, k := range s.slot {
 			if k < 0 || k >= len(s.pool) {
-				s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+				s.slot[i] = pickSnapshot(len(s.pool), sampling, rng)
 			}
 		}
 	}
@@ -188,7 +189,7 @@ func (s *ppoState) collect(ctx context.Context, cfg *train.Config, rng *rand.Ran
 				episodes++
 				if usePool && i < s.oppGames {
 					s.seat[i] = 1 - s.seat[i]
-					s.slot[i] = pickSnapshot(len(s.pool), cfg.PPO.Pool.Sampling, rng)
+					s.slot[i] = pickSnapshot(len(s.pool), sampling, rng)
 				}
 			}
 			if ro.trunc[k] {
@@ -232,7 +233,7 @@ const gatherBlock = 512
 // trainer of the run's network.
 func (s *ppoState) update(ctx context.Context, t nn.Training, cfg *train.Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
 	var st updateStats
-	ro, p := s.ro, cfg.PPO
+	ro, p := s.ro, ConfigOf(cfg)
 	idx := make([]int32, 0, len(ro.train))
 	for k, ok := range ro.train {
 		if ok {

@@ -1,12 +1,31 @@
-package train
+package ppo
 
-// PPO is the ppo section of a training config: proximal policy optimization
+import (
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/train"
+)
+
+// sectionKey is the key of ppo's config section, printed after dataset.
+const sectionKey = "ppo"
+
+// sections are ppo's config sections (train.Section).
+var sections = []train.Section{
+	{Key: sectionKey, After: "dataset", Default: func() any { return DefaultConfig() }, Check: checkConfig},
+}
+
+// ConfigOf returns cfg's ppo section.
+func ConfigOf(cfg *train.Config) Config { return train.SectionOf[Config](cfg, sectionKey) }
+
+// SetConfig replaces cfg's ppo section.
+func SetConfig(cfg *train.Config, p Config) { train.SetSection(cfg, sectionKey, p) }
+
+// Config is the ppo section of a training config: proximal policy optimization
 // in self-play on the vectorized environment (algorithm: ppo; docs/ppo.md).
 // The optimizer section's lr, schedule, lr_min, warmup_steps, weight_decay
 // and grad_clip apply to it; optimizer.batch_size, value_weight and
 // samples_per_position and the search, selfplay and replay sections are
 // alphazero's only.
-type PPO struct {
+type Config struct {
 	// Games is the number of games the env.Vec plays at once (N); the
 	// policy plays both seats of each.
 	Games int `yaml:"games"`
@@ -58,36 +77,38 @@ type Pool struct {
 	Sampling string `yaml:"sampling"`
 }
 
-// DefaultPPO returns the ppo section's defaults.
-func DefaultPPO() PPO {
-	return PPO{Games: 512, Steps: 64, Epochs: 4, Minibatch: 2048, Gamma: 1, Lambda: 0.95,
+// DefaultConfig returns the ppo section's defaults.
+func DefaultConfig() Config {
+	return Config{Games: 512, Steps: 64, Epochs: 4, Minibatch: 2048, Gamma: 1, Lambda: 0.95,
 		Clip: 0.2, ValueClip: 0.2, EntropyCoef: 0.01, ValueCoef: 0.5, NormalizeAdvantages: true,
 		Pool: Pool{Share: 0, Size: 8, Every: 5, Sampling: "uniform"}}
 }
 
 var poolSamplings = []string{"uniform", "recency"}
 
-// checkPPO validates the ppo section (whatever the algorithm: its
-// defaults are valid).
-func (c *Config) checkPPO() error {
-	p := c.PPO
+// checkConfig validates the ppo section (whatever the algorithm: its
+// defaults are valid); its openings must leave a ply before the rules' cap
+// in a ppo run.
+func checkConfig(c *train.Config, game *env.Game) error {
+	p := ConfigOf(c)
 	checks := []error{
-		intRange("ppo.games", p.Games, 1, maxParallel),
-		intRange("ppo.steps", p.Steps, 1, 1<<16),
-		intRange("ppo.epochs", p.Epochs, 1, 1000),
-		intRange("ppo.minibatch", p.Minibatch, 1, maxBatch),
-		floatRange("ppo.gamma", p.Gamma, 0, 1, false, false),
-		floatRange("ppo.lambda", p.Lambda, 0, 1, false, false),
-		floatRange("ppo.clip", p.Clip, 0, 10, true, false),
-		floatRange("ppo.value_clip", p.ValueClip, 0, 10, false, false),
-		floatRange("ppo.entropy_coef", p.EntropyCoef, 0, 10, false, false),
-		floatRange("ppo.value_coef", p.ValueCoef, 0, 100, false, false),
-		floatRange("ppo.target_kl", p.TargetKL, 0, 10, false, false),
-		intRange("ppo.opening_plies", p.OpeningPlies, 0, maxOpeningPlies),
-		floatRange("ppo.pool.share", p.Pool.Share, 0, 1, false, true),
-		intRange("ppo.pool.size", p.Pool.Size, 1, 1024),
-		intRange("ppo.pool.every", p.Pool.Every, 1, 1<<20),
-		oneOf("ppo.pool.sampling", p.Pool.Sampling, poolSamplings),
+		train.IntRange("ppo.games", p.Games, 1, train.MaxParallel),
+		train.IntRange("ppo.steps", p.Steps, 1, 1<<16),
+		train.IntRange("ppo.epochs", p.Epochs, 1, 1000),
+		train.IntRange("ppo.minibatch", p.Minibatch, 1, train.MaxBatch),
+		train.FloatRange("ppo.gamma", p.Gamma, 0, 1, false, false),
+		train.FloatRange("ppo.lambda", p.Lambda, 0, 1, false, false),
+		train.FloatRange("ppo.clip", p.Clip, 0, 10, true, false),
+		train.FloatRange("ppo.value_clip", p.ValueClip, 0, 10, false, false),
+		train.FloatRange("ppo.entropy_coef", p.EntropyCoef, 0, 10, false, false),
+		train.FloatRange("ppo.value_coef", p.ValueCoef, 0, 100, false, false),
+		train.FloatRange("ppo.target_kl", p.TargetKL, 0, 10, false, false),
+		train.IntRange("ppo.opening_plies", p.OpeningPlies, 0, train.MaxOpeningPlies),
+		train.FloatRange("ppo.pool.share", p.Pool.Share, 0, 1, false, true),
+		train.IntRange("ppo.pool.size", p.Pool.Size, 1, 1024),
+		train.IntRange("ppo.pool.every", p.Pool.Every, 1, 1<<20),
+		train.OneOf("ppo.pool.sampling", p.Pool.Sampling, poolSamplings),
+		train.CheckOpening("ppo.opening_plies", p.OpeningPlies, game, c.Algorithm == Name),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -95,7 +116,7 @@ func (c *Config) checkPPO() error {
 		}
 	}
 	if int64(p.Games)*int64(p.Steps) > 1<<24 {
-		return bad("ppo.steps", "ppo.games × ppo.steps = %d moves per rollout is more than %d", int64(p.Games)*int64(p.Steps), 1<<24)
+		return train.ConfigErrorf("ppo.steps", "ppo.games × ppo.steps = %d moves per rollout is more than %d", int64(p.Games)*int64(p.Steps), 1<<24)
 	}
 	return nil
 }

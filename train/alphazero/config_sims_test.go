@@ -1,9 +1,11 @@
-package train
+package alphazero
 
 import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/urim-rl/urim/train"
 )
 
 // TestSimsSchedule: search.sims decodes as a number or either schedule,
@@ -21,12 +23,12 @@ func TestSimsSchedule(t *testing.T) {
 		{"search:\n  sims: {from: 16, to: 64}\n", 5, []int{16, 28, 40, 52, 64}},
 	}
 	for _, c := range cases {
-		cfg, err := ParseConfig([]byte(c.yaml+"stop: {iterations: "+itoa(c.its)+"}\n"), "s.yaml", nil)
+		cfg, err := train.ParseConfig([]byte(c.yaml+"stop: {iterations: "+itoa(c.its)+"}\n"), "s.yaml", nil)
 		if err != nil {
 			t.Fatalf("%q: %v", c.yaml, err)
 		}
 		for i, w := range c.want {
-			if got := cfg.Search.Sims.At(i+1, c.its); got != w {
+			if got := SearchOf(&cfg).Sims.At(i+1, c.its); got != w {
 				t.Errorf("%q: iteration %d: %d simulations, want %d", c.yaml, i+1, got, w)
 			}
 		}
@@ -34,12 +36,12 @@ func TestSimsSchedule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseConfig(out, "again.yaml", nil)
+		again, err := train.ParseConfig(out, "again.yaml", nil)
 		if err != nil {
 			t.Fatalf("%q: the written config does not read back: %v\n%s", c.yaml, err, out)
 		}
-		if again.Search.Sims.String() != cfg.Search.Sims.String() {
-			t.Errorf("%q: read back as %v, want %v", c.yaml, again.Search.Sims, cfg.Search.Sims)
+		if SearchOf(&again).Sims.String() != SearchOf(&cfg).Sims.String() {
+			t.Errorf("%q: read back as %v, want %v", c.yaml, SearchOf(&again).Sims, SearchOf(&cfg).Sims)
 		}
 	}
 	bad := []struct{ yaml, want string }{
@@ -52,12 +54,12 @@ func TestSimsSchedule(t *testing.T) {
 		{"search:\n  sims: {from: 16, to: 64}\nstop: {iterations: 0, time: 1m}\n", "stop.iterations, which is 0"},
 	}
 	for _, b := range bad {
-		_, err := ParseConfig([]byte(b.yaml), "s.yaml", nil)
+		_, err := train.ParseConfig([]byte(b.yaml), "s.yaml", nil)
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%q: error %v, want it to contain %q", b.yaml, err, b.want)
 		}
 	}
-	if _, err := ParseConfig(nil, "", []string{"search.sims={from: 8, to: 32}"}); err != nil {
+	if _, err := train.ParseConfig(nil, "", []string{"search.sims={from: 8, to: 32}"}); err != nil {
 		t.Errorf("--set with a schedule: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package train
+package alphazero
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/urim-rl/urim/train"
 )
 
 // Sims is search.sims: the simulations of a full search, one number for
@@ -128,33 +130,33 @@ func (s Sims) Max() int {
 	return s.N
 }
 
-// check validates search.sims.
-func (c *Config) checkSims() error {
-	s := c.Search.Sims
+// checkSims validates search.sims, s, in a run of iterations iterations
+// (stop.iterations).
+func checkSims(s Sims, iterations int) error {
 	switch {
 	case len(s.Steps) > 0 && (s.From > 0 || s.To > 0):
-		return bad("search.sims", "both steps and from/to: give one schedule")
+		return train.ConfigErrorf("search.sims", "both steps and from/to: give one schedule")
 	case len(s.Steps) > 0:
 		for it, n := range s.Steps {
 			if it < 1 || it > 1<<30 {
-				return bad("search.sims.steps", "iteration %d: want 1 or more", it)
+				return train.ConfigErrorf("search.sims.steps", "iteration %d: want 1 or more", it)
 			}
-			if err := intRange(fmt.Sprintf("search.sims.steps.%d", it), n, 1, maxSims); err != nil {
+			if err := train.IntRange(fmt.Sprintf("search.sims.steps.%d", it), n, 1, train.MaxSims); err != nil {
 				return err
 			}
 		}
 	case s.From > 0 || s.To > 0:
-		if err := intRange("search.sims.from", s.From, 1, maxSims); err != nil {
+		if err := train.IntRange("search.sims.from", s.From, 1, train.MaxSims); err != nil {
 			return err
 		}
-		if err := intRange("search.sims.to", s.To, 1, maxSims); err != nil {
+		if err := train.IntRange("search.sims.to", s.To, 1, train.MaxSims); err != nil {
 			return err
 		}
-		if c.Stop.Iterations == 0 {
-			return bad("search.sims", "from/to ramps over stop.iterations, which is 0 (a time-only run): give steps instead")
+		if iterations == 0 {
+			return train.ConfigErrorf("search.sims", "from/to ramps over stop.iterations, which is 0 (a time-only run): give steps instead")
 		}
 	default:
-		return intRange("search.sims", s.N, 1, maxSims)
+		return train.IntRange("search.sims", s.N, 1, train.MaxSims)
 	}
 	return nil
 }

@@ -1,0 +1,283 @@
+package alphazero
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/tablebase"
+	"github.com/urim-rl/urim/train"
+)
+
+// The keys of alphazero's config sections, printed after network in this
+// order.
+const (
+	searchKey   = "search"
+	selfPlayKey = "selfplay"
+	replayKey   = "replay"
+	trainingKey = "training"
+)
+
+// sections are alphazero's config sections (train.Section): the schema's
+// part that is alphazero's.
+var sections = []train.Section{
+	{Key: searchKey, After: "network", Default: func() any { return defaultSearch() }, Check: checkSearch},
+	{Key: selfPlayKey, After: searchKey, Default: func() any { return defaultSelfPlay() }, Check: checkSelfPlay},
+	{Key: replayKey, After: selfPlayKey, Default: func() any { return defaultReplay() }, Check: checkReplay},
+	{Key: trainingKey, After: replayKey, Default: func() any { return Training{} }, Check: checkTraining},
+}
+
+// SearchOf returns cfg's search section.
+func SearchOf(cfg *train.Config) Search { return train.SectionOf[Search](cfg, searchKey) }
+
+// SelfPlayOf returns cfg's selfplay section.
+func SelfPlayOf(cfg *train.Config) SelfPlay { return train.SectionOf[SelfPlay](cfg, selfPlayKey) }
+
+// ReplayOf returns cfg's replay section.
+func ReplayOf(cfg *train.Config) Replay { return train.SectionOf[Replay](cfg, replayKey) }
+
+// TrainingOf returns cfg's training section.
+func TrainingOf(cfg *train.Config) Training { return train.SectionOf[Training](cfg, trainingKey) }
+
+// SetSearch replaces cfg's search section.
+func SetSearch(cfg *train.Config, s Search) { train.SetSection(cfg, searchKey, s) }
+
+// SetSelfPlay replaces cfg's selfplay section.
+func SetSelfPlay(cfg *train.Config, s SelfPlay) { train.SetSection(cfg, selfPlayKey, s) }
+
+// SetReplay replaces cfg's replay section.
+func SetReplay(cfg *train.Config, r Replay) { train.SetSection(cfg, replayKey, r) }
+
+// SetTraining replaces cfg's training section.
+func SetTraining(cfg *train.Config, t Training) { train.SetSection(cfg, trainingKey, t) }
+
+// Search is the search section: the search of self-play.
+type Search struct {
+	// Sims is the number of simulations per searched move: a number, or a
+	// schedule over the run's iterations ([Sims]).
+	Sims Sims `yaml:"sims"`
+	// CPuct is the exploration constant of the PUCT rule.
+	CPuct float64 `yaml:"c_puct"`
+	// DirichletAlpha is the concentration of the noise mixed into the root
+	// priors; DirichletFraction its weight (0 turns the noise off).
+	DirichletAlpha    float64 `yaml:"dirichlet_alpha"`
+	DirichletFraction float64 `yaml:"dirichlet_fraction"`
+	// Temperature applies to the visit counts when choosing the move played
+	// in the first TemperaturePlies plies of a game; FinalTemperature after
+	// (0 plays the most visited move).
+	Temperature      float64 `yaml:"temperature"`
+	TemperaturePlies int     `yaml:"temperature_plies"`
+	FinalTemperature float64 `yaml:"final_temperature"`
+	// LeafBatch is the number of leaves each game's search collects (with
+	// virtual loss) before one network call.
+	LeafBatch int `yaml:"leaf_batch"`
+	// PlayoutCap is KataGo's playout-cap randomization.
+	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
+	// noise, the move drawn from the visits at the temperature) or gumbel
+	// (Gumbel AlphaZero: Gumbel-top-k and Sequential Halving at the root,
+	// the policy target softmax(logits + σ(completed Q)), the move the
+	// search's own; the Dirichlet and temperature keys then do not apply).
+	Root string `yaml:"root"`
+	// Gumbel holds the constants of root: gumbel.
+	Gumbel GumbelSearch `yaml:"gumbel"`
+}
+
+// GumbelSearch holds the constants of the Gumbel root (agents.GumbelConfig).
+type GumbelSearch struct {
+	// M is the number of root actions sampled (Gumbel-top-k), at most the
+	// legal ones.
+	M int `yaml:"m"`
+	// CVisit and CScale scale the completed Q-values: σ(q̂) = (c_visit +
+	// max visits) · c_scale · q̂.
+	CVisit float64 `yaml:"c_visit"`
+	CScale float64 `yaml:"c_scale"`
+}
+
+// PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
+// full search and are trained on; the others get a small, noise-free search
+// and are only played.
+type PlayoutCap struct {
+	// Enabled turns it on (off by default: every move is searched fully).
+	Enabled bool `yaml:"enabled"`
+	// FullShare is the probability that a move gets the full search.
+	FullShare float64 `yaml:"full_share"`
+	// FastSims is the simulations of the small search.
+	FastSims int `yaml:"fast_sims"`
+}
+
+// SelfPlay sets how games are generated.
+type SelfPlay struct {
+	// GamesPerIteration is the number of self-play games of an iteration.
+	GamesPerIteration int `yaml:"games_per_iteration"`
+	// ParallelGames is the number of games searched in lock-step, their
+	// leaves evaluated in one network batch.
+	ParallelGames int `yaml:"parallel_games"`
+	// OpeningPlies is the number of uniformly random plies each game starts
+	// with (not trained on).
+	OpeningPlies int `yaml:"opening_plies"`
+	// SampleGames is the number of games per iteration written to
+	// selfplay/games.jsonl for inspection.
+	SampleGames int    `yaml:"sample_games"`
+	Resign      Resign `yaml:"resign"`
+}
+
+// Resign lets a game stop early when the searcher is sure to lose.
+type Resign struct {
+	// Threshold resigns when the root value of the player to move stays
+	// below it; 0 turns resignation off. Must lie in (-1, 0).
+	Threshold float64 `yaml:"threshold"`
+	// Consecutive is the number of the mover's consecutive searched moves
+	// that must be below Threshold.
+	Consecutive int `yaml:"consecutive"`
+	// NeverShare is the share of games that never resign, played out to
+	// measure how many resignations would have been wrong.
+	NeverShare float64 `yaml:"never_share"`
+}
+
+// Replay is the replay window: the most recent positions trained on, kept
+// as dataset shards (the run's own self-play in replay/ of the run
+// directory; docs/config.md).
+type Replay struct {
+	// Window is the number of most recent positions kept for training.
+	Window int `yaml:"window"`
+	// MinPositions is the number of positions needed before training
+	// starts (self-play continues until then).
+	MinPositions int `yaml:"min_positions"`
+	// Datasets are dataset directories (urim selfplay's output, another
+	// run's dataset.dir or replay/) whose positions with a policy target
+	// start the window of a new run, in order, before its own self-play:
+	// a run trains on them from its first iteration, and they age out of
+	// the window as self-play adds positions. They must be for the run's
+	// rules, encoding and reward. A relative path is relative to the
+	// current directory.
+	Datasets []string `yaml:"datasets"`
+}
+
+// Training sets where alphazero's training targets come from, beside the
+// self-play search and the games' outcomes.
+type Training struct {
+	// Tablebase, when set, is an endgame table file ('urim tablebase
+	// build') for the run's rules: every position of the replay window the
+	// table holds exactly takes the table's value (the reward of perfect
+	// play for the player to move) as its value target instead of the
+	// game's outcome, and the self-play search ends its simulations at the
+	// positions the table holds, valued from it (the search's tb=FILE). The
+	// datasets on disk keep the outcomes; the targets are replaced as rows
+	// enter the window. A relative path is relative to the current
+	// directory.
+	Tablebase string `yaml:"tablebase"`
+	// TablebasePolicy also makes the policy target of those positions
+	// uniform over the table's best moves (tablebase.Best).
+	TablebasePolicy bool `yaml:"tablebase_policy"`
+}
+
+func defaultSearch() Search {
+	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
+		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}}
+}
+
+func defaultSelfPlay() SelfPlay {
+	return SelfPlay{GamesPerIteration: 128, ParallelGames: 64, OpeningPlies: 2, SampleGames: 4,
+		Resign: Resign{Threshold: 0, Consecutive: 3, NeverShare: 0.1}}
+}
+
+func defaultReplay() Replay { return Replay{Window: 100000, MinPositions: 1000} }
+
+// roots are the allowed values of search.root.
+var roots = []string{"puct", "gumbel"}
+
+// maxWindow bounds replay.window.
+const maxWindow = 1 << 26
+
+// checkSearch validates the search section.
+func checkSearch(c *train.Config, _ *env.Game) error {
+	s := SearchOf(c)
+	return train.FirstError(
+		checkSims(s.Sims, c.Stop.Iterations),
+		train.OneOf("search.root", s.Root, roots),
+		train.IntRange("search.gumbel.m", s.Gumbel.M, 1, 64),
+		train.FloatRange("search.gumbel.c_visit", s.Gumbel.CVisit, 0, 1e6, true, false),
+		train.FloatRange("search.gumbel.c_scale", s.Gumbel.CScale, 0, 1000, true, false),
+		train.FloatRange("search.c_puct", s.CPuct, 0, 100, true, false),
+		train.FloatRange("search.dirichlet_alpha", s.DirichletAlpha, 0, 100, true, false),
+		train.FloatRange("search.dirichlet_fraction", s.DirichletFraction, 0, 1, false, false),
+		train.FloatRange("search.temperature", s.Temperature, 0, 10, false, false),
+		train.IntRange("search.temperature_plies", s.TemperaturePlies, 0, 100000),
+		train.FloatRange("search.final_temperature", s.FinalTemperature, 0, 10, false, false),
+		train.IntRange("search.leaf_batch", s.LeafBatch, 1, 256),
+		train.FloatRange("search.playout_cap.full_share", s.PlayoutCap.FullShare, 0, 1, true, false),
+		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims))
+}
+
+// checkSelfPlay validates the selfplay section; its openings must leave a
+// ply before the rules' cap in an alphazero run.
+func checkSelfPlay(c *train.Config, game *env.Game) error {
+	sp := SelfPlayOf(c)
+	return train.FirstError(
+		train.IntRange("selfplay.games_per_iteration", sp.GamesPerIteration, 1, 1<<20),
+		train.IntRange("selfplay.parallel_games", sp.ParallelGames, 1, train.MaxParallel),
+		train.IntRange("selfplay.opening_plies", sp.OpeningPlies, 0, train.MaxOpeningPlies),
+		train.IntRange("selfplay.sample_games", sp.SampleGames, 0, 1<<20),
+		checkResign(sp.Resign),
+		train.CheckOpening("selfplay.opening_plies", sp.OpeningPlies, game, c.Algorithm == Name))
+}
+
+func checkResign(r Resign) error {
+	if r.Threshold != 0 {
+		if err := train.FloatRange("selfplay.resign.threshold", r.Threshold, -1, 0, true, true); err != nil {
+			return train.ConfigErrorf("selfplay.resign.threshold", "%g is out of range (-1, 0); 0 turns resignation off", r.Threshold)
+		}
+	}
+	return train.FirstError(
+		train.IntRange("selfplay.resign.consecutive", r.Consecutive, 1, 1000),
+		train.FloatRange("selfplay.resign.never_share", r.NeverShare, 0, 1, false, false))
+}
+
+// checkReplay validates the replay section: its datasets are read, never
+// the directories the run writes.
+func checkReplay(c *train.Config, _ *env.Game) error {
+	r := ReplayOf(c)
+	if err := train.FirstError(
+		train.IntRange("replay.window", r.Window, 1, maxWindow),
+		train.IntRange("replay.min_positions", r.MinPositions, 0, r.Window)); err != nil {
+		return err
+	}
+	for i, dir := range r.Datasets {
+		key := fmt.Sprintf("replay.datasets[%d]", i)
+		switch {
+		case strings.TrimSpace(dir) == "":
+			return train.ConfigErrorf(key, "empty: name a dataset directory")
+		case filepath.Clean(dir) == filepath.Clean(c.Output):
+			return train.ConfigErrorf(key, "%q is the run directory; name a dataset directory", dir)
+		case c.Dataset.Dir != "" && filepath.Clean(dir) == filepath.Clean(c.Dataset.Dir):
+			return train.ConfigErrorf(key, "%q is this run's dataset.dir, which it writes", dir)
+		}
+	}
+	return nil
+}
+
+// checkTraining checks the training section's table keys (the file itself
+// is read when the run starts).
+func checkTraining(c *train.Config, _ *env.Game) error {
+	if t := TrainingOf(c); t.TablebasePolicy && t.Tablebase == "" {
+		return train.ConfigErrorf("training.tablebase_policy", "true, but training.tablebase is not set")
+	}
+	return nil
+}
+
+// loadTrainingTable loads training.tablebase for the run's rules, or
+// returns nil when it is not set.
+func loadTrainingTable(cfg *train.Config, rules env.Rules) (*tablebase.Table, error) {
+	path := TrainingOf(cfg).Tablebase
+	if path == "" {
+		return nil, nil
+	}
+	t, err := tablebase.LoadFor(path, rules)
+	if err != nil {
+		return nil, &train.ConfigError{Key: "training.tablebase", Err: err}
+	}
+	return t, nil
+}
