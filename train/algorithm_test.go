@@ -214,3 +214,44 @@ func TestAlgorithmSection(t *testing.T) {
 		t.Errorf("an alphazero config with a counting section: %v", err)
 	}
 }
+
+// The sections take their places in the printed order: alphazero's after
+// network, ppo's after dataset, the counting algorithm's after workers
+// (registered first, in this test binary); a section that cannot take its
+// place panics at registration.
+func TestSectionOrder(t *testing.T) {
+	var keys []string
+	st := schemaType()
+	for i := 0; i < st.NumField(); i++ {
+		keys = append(keys, yamlKey(st.Field(i)))
+	}
+	want := []string{"algorithm", "rules", "rules_file", "max_plies", "reward", "encoding", "network",
+		"search", "selfplay", "replay", "training", "optimizer", "evaluation", "stop", "checkpoints", "dataset",
+		"ppo", "cluster", "output", "seed", "workers", "counting"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("keys %v\nwant %v", keys, want)
+	}
+	newAlg := func(*Session) (Algorithm, error) { return nil, nil }
+	def := func() any { return countingSection{} }
+	for _, s := range []Section{
+		{Key: "network", After: "workers", Default: def},
+		{Key: "counting", After: "workers", Default: def},
+		{Key: "other", After: "nowhere", Default: def},
+		{Key: "other", After: "workers"},
+		{Key: "other", After: "workers", Default: func() any { return 3 }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("section %q after %q registered", s.Key, s.After)
+				}
+			}()
+			Register("test-bad-"+s.Key+"-"+s.After, Spec{New: newAlg, Sections: []Section{s}})
+		}()
+	}
+	for _, name := range Algorithms() {
+		if strings.HasPrefix(name, "test-bad") {
+			t.Errorf("%s was registered", name)
+		}
+	}
+}

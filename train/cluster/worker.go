@@ -24,6 +24,9 @@ import (
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 	"github.com/urim-rl/urim/train/alphazero"
+	// The run's config, which a worker reads, holds the sections of every
+	// algorithm the learner's binary has: the worker knows them all too.
+	_ "github.com/urim-rl/urim/train/all"
 )
 
 // WorkerOptions set up a worker.

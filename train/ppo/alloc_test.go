@@ -63,6 +63,6 @@ func TestPPORolloutAllocatesNothing(t *testing.T) {
 	step := func() { tr.StepPPO(b, loss) }
 	step()
 	if a := testing.AllocsPerRun(10, step); a > 0 {
-		t.Errorf("a train.PPO gradient step allocates %v times", a)
+		t.Errorf("a PPO gradient step allocates %v times", a)
 	}
 }

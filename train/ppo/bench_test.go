@@ -11,7 +11,7 @@ import (
 	"github.com/urim-rl/urim/internal/cputime"
 )
 
-// BenchmarkPPOIteration runs train.PPO iterations of the default config
+// BenchmarkPPOIteration runs PPO iterations of the default config
 // (algorithm: ppo and nothing else: 512 games × 64 steps, 4 epochs of
 // minibatches of 2048, the default resmlp 3×128 with layer norm, one thread
 // per core) without evaluation, and reports end-to-end environment steps

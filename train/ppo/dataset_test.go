@@ -74,7 +74,7 @@ func ppoDatasetGames(t *testing.T, dir, run string) int {
 	return snapshot
 }
 
-// A train.PPO run with dataset.dir writes the games of its completed iterations,
+// A PPO run with dataset.dir writes the games of its completed iterations,
 // each once, with their random openings, and extending it extends the
 // dataset.
 func TestPPOWritesDataset(t *testing.T) {

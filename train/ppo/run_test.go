@@ -86,7 +86,7 @@ func TestPPOTinyRun(t *testing.T) {
 	}
 }
 
-// TestPPOKillAndResume kills a train.PPO run with SIGKILL in the middle of an
+// TestPPOKillAndResume kills a PPO run with SIGKILL in the middle of an
 // iteration and resumes it: the run continues from the last committed
 // iteration with its pool, metrics.csv has every iteration once, and the
 // dataset (dataset.dir) holds the games of the completed iterations once.
@@ -168,7 +168,7 @@ func TestPPOBeatsRandom(t *testing.T) {
 		}
 	}
 	score /= games
-	t.Logf("train.PPO policy vs random on urim4: score %.3f over %d games", score, games)
+	t.Logf("PPO policy vs random on urim4: score %.3f over %d games", score, games)
 	if score < 0.7 {
 		t.Errorf("score %.3f against random, want at least 0.7", score)
 	}
