@@ -6,7 +6,9 @@
 // window. The window is dataset shards (the run's own self-play in replay/
 // of the run directory, and those of replay.datasets), listed in
 // state.json and held in memory in a ring ([Buffer]). It registers itself
-// as algorithm "alphazero"; the run core (package train) does the rest.
+// as algorithm "alphazero", with its config sections search, selfplay,
+// replay and training ([SearchOf], [SelfPlayOf], [ReplayOf], [TrainingOf]);
+// the run core (package train) does the rest.
 package alphazero
 
 import (

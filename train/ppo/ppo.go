@@ -2,7 +2,8 @@
 // optimization in self-play on the vectorized environment (env.Vec), with
 // GAE, a clipped surrogate and value loss, and an optional pool of frozen
 // past networks as opponents (docs/ppo.md). It registers itself as
-// algorithm "ppo"; the run core (package train) does the rest.
+// algorithm "ppo", with its config section ppo ([ConfigOf]); the run core
+// (package train) does the rest.
 package ppo
 
 import (
