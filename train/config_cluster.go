@@ -76,7 +76,11 @@ func (c *Config) checkCluster() error {
 		checks = append(checks, bad("cluster.workers", "set with cluster.nats: local workers use the embedded server; start workers with urim worker --nats instead"))
 	}
 	if spec, ok := specOf(c.Algorithm); ok && cl.Distributed() && !spec.Distributed {
-		checks = append(checks, bad("cluster", "distributed self-play is for algorithm %s, not %s", strings.Join(distributedAlgorithms(), " or "), c.Algorithm))
+		if names := distributedAlgorithms(); len(names) > 0 {
+			checks = append(checks, bad("cluster", "distributed self-play is for algorithm %s, not %s", strings.Join(names, " or "), c.Algorithm))
+		} else {
+			checks = append(checks, bad("cluster", "distributed self-play is not available for algorithm %s", c.Algorithm))
+		}
 	}
 	for _, err := range checks {
 		if err != nil {
