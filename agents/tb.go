@@ -192,16 +192,21 @@ func withTable(cfg *MCTSConfig, path string) error {
 // s: when the table holds s exactly (its bounds meet), value is the reward
 // for the player to move of the game played out perfectly from s (with a
 // fresh repetition history, as the table assumes) and best the actions
-// that keep that value, as [tablebase.Best] ranks them; ok is false for a
-// finished position, one the table does not hold, or one it holds only
-// within bounds.
-func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind) (value float32, best env.Mask, ok bool) {
+// that keep that value, as [tablebase.Best] ranks them, when withBest is
+// set (0 otherwise: the value alone is one probe, the best moves each
+// move's analysis, many times its cost); ok is false for a finished
+// position, one the table does not hold, or one it holds only within
+// bounds.
+func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind, withBest bool) (value float32, best env.Mask, ok bool) {
 	if s.Terminal() {
 		return 0, 0, false
 	}
 	lo, hi, held := tableValue(t, s)
 	if !held || lo != hi {
 		return 0, 0, false
+	}
+	if !withBest {
+		return reward(lo, s.Game().Total(), kind), 0, true
 	}
 	moves, err := t.Moves(s)
 	if err != nil {

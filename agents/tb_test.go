@@ -260,3 +260,34 @@ func TestTableSearchAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestTableTargetValueAlone: without withBest, TableTarget gives the same
+// value for the same positions as with it, and no best moves (the value
+// target of training.tablebase needs one probe, not each move's analysis).
+func TestTableTargetValueAlone(t *testing.T) {
+	_, tb := tbtest.File(t, env.Urim, 6)
+	g := env.MustGame(env.Urim)
+	rng := rand.New(rand.NewPCG(3, 4))
+	held := 0
+	for range 100 {
+		s, err := tb.Sample(g, 1+rng.IntN(6), rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !s.Terminal() {
+			v1, best1, ok1 := agents.TableTarget(tb, &s, env.RewardMatchPoints, true)
+			v0, best0, ok0 := agents.TableTarget(tb, &s, env.RewardMatchPoints, false)
+			if ok0 != ok1 || v0 != v1 || best0 != 0 || (ok1 && best1 == 0) {
+				t.Fatalf("%s: with best (%v %v %v), value alone (%v %v %v)", s.String(), v1, best1, ok1, v0, best0, ok0)
+			}
+			if ok0 {
+				held++
+			}
+			legal := s.Legal()
+			s.Play(legal.Nth(rng.IntN(legal.Count())))
+		}
+	}
+	if held == 0 {
+		t.Fatal("no position held exactly: the test checks nothing")
+	}
+}
