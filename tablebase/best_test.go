@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urim-rl/urim/env"
@@ -14,13 +17,14 @@ import (
 var bestSeeds = flag.Int("tb.best-seeds", 4, "TestBestKeepsValue checks every position with up to this many seeds (5 takes minutes)")
 
 // TestBestKeepsValue checks, on every position of urim with up to
-// -tb.best-seeds seeds (both players to move, fresh history), every move
-// that keeps the position's lower bound by its fresh-history figures and
-// is not the table's move (TestStrategiesProveBounds proves that one):
-// against bounds solved through env with the position in the child's
-// history (moveBounds) and, where those cannot tell, the exhaustive search
-// (keepsExactly), no move the table calls best or keeps-bound loses value,
-// none it calls worse keeps it, and every move's bounds hold the truth.
+// -tb.best-seeds seeds (both players to move, fresh history), every legal
+// move against the exact search of decider (through env, with the position
+// in the child's history): the mover makes sure of the move's lower bound
+// and gets no more than its upper bound, so no move the table calls best or
+// keeps-bound loses value and none it calls worse keeps it. Each move the
+// probe called best before (it keeps the lower bound by its fresh-history
+// figures) is counted by its status and by whether it keeps the value in
+// the real game. The positions are checked by GOMAXPROCS workers.
 func TestBestKeepsValue(t *testing.T) {
 	k := *bestSeeds
 	if testing.Short() {
@@ -31,79 +35,115 @@ func TestBestKeepsValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &oracle{memo: map[posKey]int{}, budget: 1 << 20}
-	counts := map[string]int{}
-	var losing []string
+	type job struct {
+		s env.State
+		e Entry
+	}
+	var jobs []job
 	eachPosition(t, g, tb, k, func(s *env.State, e Entry) {
-		if s.Terminal() {
-			return
-		}
-		moves, err := tb.Moves(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pick := Pick(moves).Action
-		var check []int
-		for i, m := range moves {
-			if m.TableLower >= e.Lower {
-				counts["old best, now "+m.Status.String()]++
-			}
-			if !m.Ends && m.Captured == 0 && m.TableLower >= e.Lower && m.Action != pick {
-				check = append(check, i)
-			}
-		}
-		if len(check) == 0 {
-			return
-		}
-		lo, hi, ok := moveBounds(t, tb, s, 1<<22)
-		if !ok {
-			t.Fatalf("%s: too many positions to solve", s.String())
-		}
-		n := e.Seeds
-		for i, m := range moves {
-			if max(lo[i], m.Lower) > min(hi[i], m.Upper) {
-				t.Errorf("%s: action %d: the table gives [%d, %d] with this history, the search [%d, %d]",
-					s.String(), m.Action, m.Lower, m.Upper, lo[i], hi[i])
-			}
-		}
-		for _, i := range check {
-			m := moves[i]
-			truth := "keeps"
-			switch {
-			case lo[i] >= e.Lower:
-			case hi[i] < e.Lower:
-				truth = "loses"
-			default:
-				c := *s
-				c.Play(m.Action)
-				keeps, decided := keepsExactly(o, &c, n, e.Lower)
-				switch {
-				case !decided:
-					truth = "undecided"
-				case !keeps:
-					truth = "loses"
-				}
-			}
-			counts[m.Status.String()+" and "+truth]++
-			if m.Status.Keeps() && truth != "keeps" || m.Status == StatusWorse && truth == "keeps" {
-				t.Errorf("%s: action %d is %s by the table, but %s the lower bound %d in the real game", s.String(), m.Action, m.Status, truth, e.Lower)
-			}
-			if truth == "loses" {
-				losing = append(losing, fmt.Sprintf("%s: action %d (%s)", s.String(), m.Action, m.Status))
-			}
+		if !s.Terminal() {
+			jobs = append(jobs, job{*s, e})
 		}
 	})
+	d0 := newDecider(tb, g, k)
+	tallies := make([]truthTally, runtime.GOMAXPROCS(0))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range tallies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &tallies[w]
+			r.counts = map[string]int{}
+			d := d0.fork()
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				r.check(tb, d, &jobs[i].s, jobs[i].e)
+			}
+			r.nodes, r.rebuilt = d.nodes, d.rebuilt
+		}()
+	}
+	wg.Wait()
+	all := truthTally{counts: map[string]int{}}
+	for _, r := range tallies {
+		all.moves += r.moves
+		all.nodes += r.nodes
+		all.rebuilt += r.rebuilt
+		for key, v := range r.counts {
+			all.counts[key] += v
+		}
+		all.errs = append(all.errs, r.errs...)
+		all.losing = append(all.losing, r.losing...)
+	}
+	sort.Strings(all.errs)
+	sort.Strings(all.losing)
+	for _, e := range all.errs[:min(len(all.errs), 20)] {
+		t.Error(e)
+	}
+	if len(all.errs) > 20 {
+		t.Errorf("... and %d more", len(all.errs)-20)
+	}
 	var keys []string
-	for key := range counts {
+	for key := range all.counts {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	t.Logf("K=%d: %d positions, %d moves checked by %d workers, %d positions searched, %d winning ranks built again for a history", k, len(jobs), all.moves, len(tallies), all.nodes, all.rebuilt)
 	for _, key := range keys {
-		t.Logf("%s: %d", key, counts[key])
+		t.Logf("moves called best before, %s: %d", key, all.counts[key])
 	}
-	t.Logf("%d moves the table called best before lose value in the real game; the first:", len(losing))
-	for _, l := range losing[:min(len(losing), 8)] {
+	t.Logf("%d moves the table called best before lose value in the real game; the first:", len(all.losing))
+	for _, l := range all.losing[:min(len(all.losing), 8)] {
 		t.Log(l)
+	}
+}
+
+var openBudget = flag.Int("tb.open-budget", 64, "TestBestKeepsValue expands at most this many positions to tell whether a may-cycle move keeps the value (the table claims only its bounds, which are checked in full)")
+
+// truthTally is what one worker of TestBestKeepsValue found.
+type truthTally struct {
+	moves, nodes, rebuilt int
+	counts                map[string]int // moves called best before, by status and truth
+	errs, losing          []string
+}
+
+// check checks every move of s (entry e, fresh history) against d.
+func (r *truthTally) check(tb *Table, d *decider, s *env.State, e Entry) {
+	moves, err := tb.Moves(s)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Sprintf("%s: %v", s.String(), err))
+		return
+	}
+	mover, store := s.ToMove(), s.Store(s.ToMove())
+	for _, m := range moves {
+		r.moves++
+		if !d.atLeast(s, m.Action, mover, store+m.Lower) {
+			r.errs = append(r.errs, fmt.Sprintf("%s: action %d (%s) does not make sure of its lower bound %d", s.String(), m.Action, m.Status, m.Lower))
+		}
+		if m.Upper < e.Seeds && d.atLeast(s, m.Action, mover, store+m.Upper+1) {
+			r.errs = append(r.errs, fmt.Sprintf("%s: action %d (%s) yields more than its upper bound %d", s.String(), m.Action, m.Status, m.Upper))
+		}
+		if m.TableLower < e.Lower {
+			continue // not called best before
+		}
+		// The bounds, checked above, settle whether the move keeps the value
+		// unless they straddle it (a may-cycle move): then the search is
+		// given a budget, as nothing the table claims rests on the answer.
+		keeps, decided := m.Lower >= e.Lower, true
+		if !keeps && m.Upper >= e.Lower {
+			keeps, decided = d.budgeted(*openBudget, func() bool { return d.atLeast(s, m.Action, mover, store+e.Lower) })
+		}
+		truth := "keeps"
+		switch {
+		case !decided:
+			truth = "undecided"
+		case !keeps:
+			truth = "loses"
+			r.losing = append(r.losing, fmt.Sprintf("%s: action %d (%s)", s.String(), m.Action, m.Status))
+		}
+		r.counts[m.Status.String()+" and "+truth]++
+		if decided && (m.Status.Keeps() && !keeps || m.Status == StatusWorse && keeps) {
+			r.errs = append(r.errs, fmt.Sprintf("%s: action %d is %s by the table, but %s the lower bound %d in the real game", s.String(), m.Action, m.Status, truth, e.Lower))
+		}
 	}
 }
 
