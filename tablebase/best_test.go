@@ -35,14 +35,10 @@ func TestBestKeepsValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type job struct {
-		s env.State
-		e Entry
-	}
-	var jobs []job
+	var jobs []env.State
 	eachPosition(t, g, tb, k, func(s *env.State, e Entry) {
 		if !s.Terminal() {
-			jobs = append(jobs, job{*s, e})
+			jobs = append(jobs, *s)
 		}
 	})
 	d0 := newDecider(tb, g, k)
@@ -57,7 +53,7 @@ func TestBestKeepsValue(t *testing.T) {
 			r.counts = map[string]int{}
 			d := d0.fork()
 			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				r.check(tb, d, &jobs[i].s, jobs[i].e)
+				r.check(tb, d, &jobs[i])
 			}
 			r.nodes, r.rebuilt = d.nodes, d.rebuilt
 		}()
@@ -106,13 +102,20 @@ type truthTally struct {
 	errs, losing          []string
 }
 
-// check checks every move of s (entry e, fresh history) against d.
-func (r *truthTally) check(tb *Table, d *decider, s *env.State, e Entry) {
+// check checks every move of s (ongoing, with its history) against d: the
+// mover is sure of the move's lower bound and cannot get more than its
+// upper bound. Each move that keeps the position's lower bound by its
+// fresh-history figures (called best before) is counted by its status and
+// whether it keeps that bound in the real game.
+func (r *truthTally) check(tb *Table, d *decider, s *env.State) {
 	moves, err := tb.Moves(s)
 	if err != nil {
 		r.errs = append(r.errs, fmt.Sprintf("%s: %v", s.String(), err))
 		return
 	}
+	var e Entry
+	e.Seeds = boardSeeds(s)
+	e.Lower, e.Upper = Bounds(moves)
 	mover, store := s.ToMove(), s.Store(s.ToMove())
 	for _, m := range moves {
 		r.moves++
@@ -198,22 +201,22 @@ func TestLabelChanges(t *testing.T) {
 	}
 }
 
-// TestBestKeepsValueWithHistory checks the labels, as TestBestKeepsValue
-// does, on positions reached by a few random moves without a capture from
+// TestBestKeepsValueWithHistory checks every move's bounds and labels, as
+// TestBestKeepsValue does, on positions reached by a few random moves without a capture from
 // random positions of up to 5 seeds, whose runs hold several positions.
 func TestBestKeepsValueWithHistory(t *testing.T) {
-	k, positions := 5, 50
+	k, positions := 5, 400
 	if testing.Short() {
-		positions = 15
+		positions = 50
 	}
 	g := env.MustGame(env.Urim)
 	tb, _, err := Build(context.Background(), env.Urim, k, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &oracle{memo: map[posKey]int{}, budget: 1 << 18}
+	d := newDecider(tb, g, k)
+	r := truthTally{counts: map[string]int{}}
 	rng := rand.New(rand.NewPCG(24, 1))
-	checked := map[string]int{}
 	for done := 0; done < positions; {
 		s, err := tb.Sample(g, 2+rng.IntN(k-1), rng)
 		if err != nil {
@@ -235,40 +238,13 @@ func TestBestKeepsValueWithHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lower, _ := Bounds(moves)
 		if p, _, err := tb.Pick(&s); err != nil || p.Action != Pick(moves).Action {
 			t.Fatalf("%s: Table.Pick gives %d (%v), Pick of the moves %d", s.String(), p.Action, err, Pick(moves).Action)
 		}
-		lo, hi, ok := moveBounds(t, tb, &s, 1<<20)
-		if !ok {
-			t.Fatalf("%s: too many positions to solve", s.String())
-		}
-		for i, m := range moves {
-			if max(lo[i], m.Lower) > min(hi[i], m.Upper) {
-				t.Errorf("%s: action %d: the table gives [%d, %d] with this history, the search [%d, %d]",
-					s.String(), m.Action, m.Lower, m.Upper, lo[i], hi[i])
-			}
-			truth := "keeps"
-			switch {
-			case lo[i] >= lower:
-			case hi[i] < lower:
-				truth = "loses"
-			default:
-				c := s
-				c.Play(m.Action)
-				keeps, decided := keepsExactly(o, &c, boardSeeds(&s), lower)
-				switch {
-				case m.Captured > 0 || m.Ends || !decided:
-					truth = "undecided"
-				case !keeps:
-					truth = "loses"
-				}
-			}
-			checked[m.Status.String()+" and "+truth]++
-			if m.Status.Keeps() && truth != "keeps" || m.Status == StatusWorse && truth == "keeps" {
-				t.Errorf("%s: action %d is %s by the table, but %s the lower bound %d in the real game", s.String(), m.Action, m.Status, truth, lower)
-			}
-		}
+		r.check(tb, d, &s)
 	}
-	t.Logf("%v", checked)
+	for _, e := range r.errs {
+		t.Error(e)
+	}
+	t.Logf("%d moves checked, %d positions searched; moves called best before, by status and truth: %v", r.moves, d.nodes, r.counts)
 }

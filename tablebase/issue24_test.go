@@ -12,15 +12,15 @@ import (
 // loses seeds in the real game: the opponent can steer back into the
 // position just left and end the game by repetition. The first is issue
 // 24's example; the others are among those TestBestKeepsValue finds up to
-// 5 seeds. The table must not call such a move best, and the exhaustive
-// search (oracle) must confirm that it loses.
+// 5 seeds. The table must not call such a move best, and the exact search
+// (decider) must confirm that it loses.
 func TestSecondMovesThatCycle(t *testing.T) {
 	tb, _, err := Build(context.Background(), env.Urim, 5, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := env.MustGame(env.Urim)
-	o := &oracle{memo: map[posKey]int{}, budget: 1 << 22}
+	d := newDecider(tb, g, 5)
 	for _, c := range []struct {
 		pos        string
 		best, move int // the table's move, the move that loses
@@ -60,23 +60,14 @@ func TestSecondMovesThatCycle(t *testing.T) {
 		if p := Pick(moves); c.best >= 0 && p.Action != c.best {
 			t.Errorf("%s: the table's move is %d, want %d", c.pos, p.Action, c.best)
 		}
-		// The truth: bounds solved through env with s in the history, and
-		// the exhaustive search where they cannot tell.
-		i := 0
-		for moves[i].Action != c.move {
-			i++
+		// The truth: the mover is sure of the move's lower bound, and not
+		// of the position's.
+		mover, store := s.ToMove(), s.Store(s.ToMove())
+		if !d.atLeast(&s, c.move, mover, store+m.Lower) {
+			t.Errorf("%s: the search says action %d does not make sure of its lower bound %d", c.pos, c.move, m.Lower)
 		}
-		lo, hi, ok := moveBounds(t, tb, &s, 1<<20)
-		if !ok || lo[i] > m.Upper || hi[i] < m.Lower {
-			t.Fatalf("%s: action %d: the search gives [%v, %v], the table [%d, %d]", c.pos, c.move, lo, hi, m.Lower, m.Upper)
-		}
-		if hi[i] >= e.Lower {
-			child := s
-			child.Play(c.move)
-			keeps, decided := keepsExactly(o, &child, e.Seeds, e.Lower)
-			if !decided || keeps {
-				t.Errorf("%s: the exhaustive search says action %d keeps %d: %v (decided %v)", c.pos, c.move, e.Lower, keeps, decided)
-			}
+		if d.atLeast(&s, c.move, mover, store+e.Lower) {
+			t.Errorf("%s: the search says action %d keeps %d", c.pos, c.move, e.Lower)
 		}
 	}
 }
