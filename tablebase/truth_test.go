@@ -336,6 +336,8 @@ type arc struct {
 	lo, hi int8  // an exit's bounds on the seeds of the n that player 0 ends with
 }
 
+// buildLayer plays every legal move of every position of n seeds through
+// env and ranks the layer.
 func buildLayer(tb *Table, g *env.Game, x *index, n int) *layer {
 	p := g.PitsPerRow()
 	verts := 2 * int(x.boards(n))
