@@ -52,6 +52,11 @@ type Config struct {
 	// does not write it, commands do. "" means none.
 	Output string `yaml:"output" json:"output,omitempty"`
 
+	// Remote, when set, plays the games in other processes instead of
+	// Workers goroutines (every player must then be given by a spec). The
+	// results and the store are the same as in one process.
+	Remote Remote `yaml:"-" json:"-"`
+
 	// Progress, when set, is called after every game played (not reused)
 	// with the games done and the games to play, from one goroutine.
 	Progress func(done, total int) `yaml:"-" json:"-"`
@@ -218,27 +223,31 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	}
 
 	lastSave := time.Now()
-	err = runJobs(ctx, len(todo), cfg.workers(), false,
-		func(ctx context.Context, k int) (Record, error) {
-			j := jobAt(todo[k])
-			return playJob(ctx, g, j, open.get(j.open))
-		},
-		func(k int, rec Record) bool {
-			res.Games[todo[k]] = rec
-			res.Played++
-			if store != nil {
-				store.Add(rec)
-				if time.Since(lastSave) > storeSaveEvery {
-					if err := store.Save(); err == nil {
-						lastSave = time.Now()
-					}
+	deliver := func(k int, rec Record) bool {
+		res.Games[todo[k]] = rec
+		res.Played++
+		if store != nil {
+			store.Add(rec)
+			if time.Since(lastSave) > storeSaveEvery {
+				if err := store.Save(); err == nil {
+					lastSave = time.Now()
 				}
 			}
-			if cfg.Progress != nil {
-				cfg.Progress(res.Played, len(todo))
-			}
-			return false
-		})
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(res.Played, len(todo))
+		}
+		return false
+	}
+	if cfg.Remote != nil {
+		err = playRemote(ctx, cfg.Remote, g, todo, jobAt, open, deliver)
+	} else {
+		err = runJobs(ctx, len(todo), cfg.workers(), false,
+			func(ctx context.Context, k int) (Record, error) {
+				j := jobAt(todo[k])
+				return playJob(ctx, g, j, open.get(j.open))
+			}, deliver)
+	}
 	if store != nil {
 		if serr := store.Save(); serr != nil && err == nil {
 			err = rescueStore(store, serr)
