@@ -21,12 +21,17 @@ type names struct {
 	// kv holds the run's config, rules, newest network version and the
 	// workers' heartbeats; nets is the object store of network versions.
 	kv, nets string
+	// evalStream holds tournament games to play (evalJobs+".<tournament>"),
+	// resStream their records (evalResults+".<tournament>").
+	evalStream, evalJobs, resStream, evalResults string
 }
 
 func namesOf(run string) names {
 	return names{run: run,
 		stream: "URIM_" + run + "_SHARDS", shards: "urim." + run + ".shards",
-		kv: "URIM_" + run, nets: "URIM_" + run + "_NETS"}
+		kv: "URIM_" + run, nets: "URIM_" + run + "_NETS",
+		evalStream: "URIM_" + run + "_EVAL", evalJobs: "urim." + run + ".eval.jobs",
+		resStream: "URIM_" + run + "_EVALRES", evalResults: "urim." + run + ".eval.results"}
 }
 
 // RunName is the run name of cfg: cluster.run, or the run directory's base

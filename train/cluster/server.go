@@ -83,6 +83,10 @@ func workerPermissions(n names) *server.Permissions {
 		api + "CONSUMER.CREATE." + kvStream + ".>", api + "CONSUMER.CREATE." + kvStream,
 		api + "CONSUMER.DELETE." + objStream + ".>", api + "CONSUMER.DELETE." + kvStream + ".>",
 		"$JS.FC.>",
+		// Tournament games: take a job, publish its record.
+		n.evalResults + ".>",
+		api + "STREAM.INFO." + n.evalStream, api + "CONSUMER.INFO." + n.evalStream + "." + evalConsumer,
+		api + "CONSUMER.MSG.NEXT." + n.evalStream + "." + evalConsumer, "$JS.ACK." + n.evalStream + "." + evalConsumer + ".>",
 	}
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},

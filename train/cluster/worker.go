@@ -136,6 +136,16 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		return err
 	}
 	w.maxBytes = int(nc.MaxPayload()) - 4096
+	// Tournament games are played beside self-play, one at a time.
+	ectx, stopEval := context.WithCancel(ctx)
+	evalDone := make(chan struct{})
+	go func() {
+		defer close(evalDone)
+		serveEval(ectx, w.res, w.dir, func(format string, a ...any) {
+			fmt.Fprintf(w.o.Log, "worker %s: "+format+"\n", append([]any{w.o.ID}, a...)...)
+		})
+	}()
+	defer func() { stopEval(); <-evalDone }()
 	for {
 		if err := w.refresh(ctx); err != nil {
 			if ctx.Err() != nil {
