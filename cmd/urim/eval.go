@@ -9,6 +9,8 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
+	"github.com/urim-rl/urim/train"
+	"github.com/urim-rl/urim/train/cluster"
 )
 
 func init() {
@@ -38,6 +40,11 @@ run reuses every stored game it needs, so adding an agent plays only its
 games. The games depend only on the seed, never on --workers. Ctrl-C stops
 between games and keeps the finished ones in the store.
 
+With --nats URL the games are played by the workers of a distributed run
+(urim worker) instead of this process, with the same results; checkpoints the
+specs name are sent through the run's object store. A tournament whose
+workers die resumes from its --store.
+
 'urim eval sprt A B' runs a sequential probability ratio test instead; see
 'urim eval sprt --help'. 'urim eval accuracy' scores an agent against an
 endgame table; see 'urim eval accuracy --help'.
@@ -65,6 +72,8 @@ Examples:
 			fs.StringVar(&fc.Output, "output", "", "directory for report.md, results.json, games.csv and ratings.png")
 			fs.StringVar(&fc.Output, "out", "", "short for --output")
 			asJSON := fs.Bool("json", false, "print JSON instead of Markdown")
+			natsURL := fs.String("nats", "", "play the games on the workers of a distributed run on this NATS server (docs/distributed.md); credentials from URIM_NATS_*")
+			natsRun := fs.String("run", "", "with --nats: the run whose workers play (default: the only run on the server)")
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 && args[0] == "accuracy" {
 					if code := runCommand(accuracyCommand, "urim eval accuracy", args[1:], io); code != 0 {
@@ -130,6 +139,16 @@ Examples:
 				ctx, stop := interruptible()
 				defer stop()
 				defer agents.CloseExternalEngines()
+				if *natsURL != "" {
+					er, err := cluster.OpenEval(ctx, *natsURL, cluster.CredentialsFrom(train.Cluster{}), *natsRun, 1)
+					if err != nil {
+						return err
+					}
+					defer er.Close()
+					cfg.Remote = er
+				} else if *natsRun != "" {
+					return usageErrorf("--run is for --nats")
+				}
 				res, err := evaluate.RunTournament(ctx, cfg)
 				if err != nil && ctx.Err() != nil {
 					return interrupted(io, "urim eval", res, cfg.Store)
