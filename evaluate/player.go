@@ -24,6 +24,11 @@ type Player struct {
 	// name, identifies the player in seeds and stored games. New is called
 	// from several goroutines at once when games run in parallel.
 	New func(seed uint64) (agents.Agent, error) `yaml:"-" json:"-"`
+	// Remote, for a player New builds, is the spec a remote worker
+	// (Config.Remote) builds the same agent from, such as a checkpoint of
+	// the network held in memory. The player's key (seeds, stored games)
+	// stays its own, so its games are the same wherever they are played.
+	Remote string `yaml:"-" json:"-"`
 }
 
 // key identifies the player's agent in game seeds and store keys: its

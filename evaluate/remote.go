@@ -49,35 +49,41 @@ func (j *Job) Key() (string, error) {
 }
 
 // PlayJob plays a job as RunTournament plays its games in one process:
-// the same agents from the same seeds, the same record. spec, when not
-// nil, rewrites a seat's spec before its agent is built (a checkpoint
-// fetched to a local file); the record keeps the job's.
-func PlayJob(ctx context.Context, j Job, spec func(string) (string, error)) (Record, error) {
+// the same agents from the same seeds, the same record. player, when not
+// nil, makes a seat's player from its name and spec (a checkpoint fetched
+// to a local file, a network loaded in memory); nil plays the spec as
+// given. The record keeps the job's specs.
+func PlayJob(ctx context.Context, j Job, player func(name, spec string) (Player, error)) (Record, error) {
 	g, err := env.NewGame(j.Rules)
 	if err != nil {
 		return Record{}, fmt.Errorf("evaluate: job: %w", err)
 	}
 	jb := job{names: j.Names, specs: j.Keys, seed: j.Seed, index: j.Index}
 	for seat := range 2 {
-		s := j.Specs[seat]
-		if spec != nil {
-			if s, err = spec(s); err != nil {
+		p := Player{Name: j.Names[seat], Spec: j.Specs[seat]}
+		if player != nil {
+			if p, err = player(j.Names[seat], j.Specs[seat]); err != nil {
 				return Record{}, err
 			}
 		}
-		jb.players[seat] = Player{Name: j.Names[seat], Spec: s}
+		jb.players[seat] = p
 	}
 	return playJob(ctx, g, jb, j.Opening)
 }
 
-// remoteJob is job j of a tournament as a Job.
+// remoteJob is job j of a tournament as a Job: each player travels as its
+// spec, or as its Remote spec when New builds it here.
 func remoteJob(g *env.Game, j job, opening []int) (Job, error) {
 	out := Job{Rules: g.Rules(), Names: j.names, Keys: j.specs, Seed: j.seed, Index: j.index, Opening: opening}
 	for seat, p := range j.players {
-		if p.Spec == "" || p.New != nil {
+		spec := p.Spec
+		if p.New != nil {
+			spec = p.Remote
+		}
+		if spec == "" {
 			return out, fmt.Errorf("evaluate: %s is built in code and cannot be played by remote workers", p.Label())
 		}
-		out.Specs[seat] = p.Spec
+		out.Specs[seat] = spec
 	}
 	return out, nil
 }

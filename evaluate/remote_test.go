@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/urim-rl/urim/agents"
 )
 
 // fakeRemote plays jobs after a JSON round trip (as over the wire), last
@@ -108,5 +110,63 @@ func TestRemoteRefusesPlayersBuiltInCode(t *testing.T) {
 	cfg := Config{Agents: players("random", "test-first"), Games: 2, Setup: Setup{Seed: 1}, Remote: &fakeRemote{}}
 	if _, err := RunTournament(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "built in code") {
 		t.Fatalf("a player built in code went to remote workers: %v", err)
+	}
+}
+
+// inMemory is a player built in code that remote workers build from its
+// Remote spec: the same agent either way.
+func inMemory(name, spec string) Player {
+	return Player{Name: name, Remote: spec, New: func(seed uint64) (agents.Agent, error) { return agents.New(spec, seed) }}
+}
+
+// TestRemotePlayerBuiltInCodeTravelsByItsRemoteSpec: a player New builds
+// here plays on remote workers from its Remote spec, under its own key, so
+// the games and ratings are those of one process.
+func TestRemotePlayerBuiltInCodeTravelsByItsRemoteSpec(t *testing.T) {
+	cfg := Config{Agents: []Player{inMemory("net", "mcts:sims=8"), {Spec: "random"}, {Spec: "greedy"}}, Games: 4,
+		Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 9}}
+	local, err := RunTournament(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cfg
+	rc.Remote = &fakeRemote{}
+	remote, err := RunTournament(context.Background(), rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(local.Games, remote.Games) || !reflect.DeepEqual(local.Ratings, remote.Ratings) {
+		t.Fatal("the remote tournament differs from the local one")
+	}
+	for _, g := range remote.Games {
+		for seat, name := range g.Players {
+			if name == "net" && g.Specs[seat] != "player=net" {
+				t.Fatalf("the in-memory player's games are stored under %q, not its own key", g.Specs[seat])
+			}
+		}
+	}
+}
+
+// TestRemoteSPRTSameDecisionAsOneProcess: an SPRT on remote workers (in
+// batches, records delivered out of order and twice) counts the games of
+// one process in the same order and decides the same.
+func TestRemoteSPRTSameDecisionAsOneProcess(t *testing.T) {
+	for _, maxGames := range []int{40, 200} {
+		cfg := SPRTConfig{Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 4}, A: inMemory("strong", "mcts:sims=16"), B: Player{Spec: "random"},
+			Test: SPRT{Elo0: 0, Elo1: 50}, MaxGames: maxGames}
+		local, err := RunSPRT(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := cfg
+		rc.Remote = &fakeRemote{}
+		remote, err := RunSPRT(context.Background(), rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if remote.Decision != local.Decision || remote.LLR != local.LLR || !reflect.DeepEqual(local.Games, remote.Games) {
+			t.Fatalf("max %d: remote %s after %d games, local %s after %d", maxGames, remote.Decision, len(remote.Games), local.Decision, len(local.Games))
+		}
+		t.Logf("max %d: %s after %d games", maxGames, local.Decision, len(local.Games))
 	}
 }

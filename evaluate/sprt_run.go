@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/urim-rl/urim/env"
 )
 
 // DefaultSPRTMaxGames caps an SPRT when SPRTConfig.MaxGames is 0.
@@ -26,7 +28,17 @@ type SPRTConfig struct {
 	MaxGames int
 	// Progress, when set, is called after each game or pair counted.
 	Progress func(p SPRTProgress)
+	// Remote, when set, plays the games in other processes, sprtBatch at
+	// a time; they are counted in index order as in one process, so the
+	// decision is the same (both players must then travel: Player.Spec
+	// or Player.Remote).
+	Remote Remote
 }
+
+// sprtBatch is the games an SPRT on remote workers sends at a time:
+// enough to keep many workers busy, few enough that the games played
+// past the decision cost little. Even, so that pairs stay whole.
+const sprtBatch = 32
 
 // SPRTProgress is the state of a running test.
 type SPRTProgress struct {
@@ -96,40 +108,45 @@ func RunSPRT(ctx context.Context, cfg SPRTConfig) (*SPRTResult, error) {
 	var pairs [5]int
 	var wins, draws, losses int
 	pairScore := 0.0
-	err = runJobs(ctx, cfg.MaxGames, workers, true,
-		func(ctx context.Context, i int) (Record, error) {
-			j := pairJob(cfg.A, cfg.B, cfg.Seed, i, cfg.Paired)
-			return playJob(ctx, g, j, open.get(j.open))
-		},
-		func(i int, rec Record) bool {
-			res.Games = append(res.Games, rec)
-			s := rec.Score(rec.Seat(a))
-			switch s {
-			case 1:
-				wins++
-			case 0.5:
-				draws++
-			default:
-				losses++
+	jobAt := func(i int) job { return pairJob(cfg.A, cfg.B, cfg.Seed, i, cfg.Paired) }
+	count := func(i int, rec Record) bool {
+		res.Games = append(res.Games, rec)
+		s := rec.Score(rec.Seat(a))
+		switch s {
+		case 1:
+			wins++
+		case 0.5:
+			draws++
+		default:
+			losses++
+		}
+		if cfg.Paired {
+			pairScore += s
+			if i%2 == 0 {
+				return false
 			}
-			if cfg.Paired {
-				pairScore += s
-				if i%2 == 0 {
-					return false
-				}
-				pairs[int(2*pairScore)]++
-				pairScore = 0
-				res.LLR = cfg.Test.LLRPentanomial(pairs)
-			} else {
-				res.LLR = cfg.Test.LLRTrinomial(wins, draws, losses)
-			}
-			res.Decision = cfg.Test.Decide(res.LLR)
-			if cfg.Progress != nil {
-				cfg.Progress(SPRTProgress{Games: len(res.Games), MaxGames: cfg.MaxGames, LLR: res.LLR,
-					Lower: res.Lower, Upper: res.Upper, Wins: wins, Draws: draws, Losses: losses})
-			}
-			return res.Decision != Continue
-		})
+			pairs[int(2*pairScore)]++
+			pairScore = 0
+			res.LLR = cfg.Test.LLRPentanomial(pairs)
+		} else {
+			res.LLR = cfg.Test.LLRTrinomial(wins, draws, losses)
+		}
+		res.Decision = cfg.Test.Decide(res.LLR)
+		if cfg.Progress != nil {
+			cfg.Progress(SPRTProgress{Games: len(res.Games), MaxGames: cfg.MaxGames, LLR: res.LLR,
+				Lower: res.Lower, Upper: res.Upper, Wins: wins, Draws: draws, Losses: losses})
+		}
+		return res.Decision != Continue
+	}
+	if cfg.Remote != nil {
+		err = sprtRemote(ctx, cfg.Remote, g, cfg.MaxGames, jobAt, open, count)
+	} else {
+		err = runJobs(ctx, cfg.MaxGames, workers, true,
+			func(ctx context.Context, i int) (Record, error) {
+				j := jobAt(i)
+				return playJob(ctx, g, j, open.get(j.open))
+			}, count)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +155,31 @@ func RunSPRT(ctx context.Context, cfg SPRTConfig) (*SPRTResult, error) {
 	}
 	res.Stats = Pair(a, b, res.Games)
 	return res, nil
+}
+
+// sprtRemote plays an SPRT's games on r, sprtBatch at a time, counting
+// each batch's games in index order until count stops the test.
+func sprtRemote(ctx context.Context, r Remote, g *env.Game, maxGames int, jobAt func(int) job, open *openings,
+	count func(i int, rec Record) bool) error {
+	for start := 0; start < maxGames; start += sprtBatch {
+		todo := make([]int, min(sprtBatch, maxGames-start))
+		for k := range todo {
+			todo[k] = start + k
+		}
+		recs := make([]Record, len(todo))
+		if err := playRemote(ctx, r, g, todo, jobAt, open, func(k int, rec Record) bool {
+			recs[k] = rec
+			return false
+		}); err != nil {
+			return err
+		}
+		for k, rec := range recs {
+			if count(todo[k], rec) {
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // String summarises the result in one line.

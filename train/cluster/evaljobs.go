@@ -312,7 +312,10 @@ func playEvalJob(ctx context.Context, res *resources, dir string, m jetstream.Ms
 				}
 			}
 		}()
-		rec, err := evaluate.PlayJob(ctx, j, func(spec string) (string, error) { return fetchFiles(ctx, res, dir, spec) })
+		rec, err := evaluate.PlayJob(ctx, j, func(name, spec string) (evaluate.Player, error) {
+			spec, err := fetchFiles(ctx, res, dir, spec)
+			return evaluate.Player{Name: name, Spec: spec}, err
+		})
 		close(done)
 		if ctx.Err() != nil {
 			_ = m.Nak() // stopped: the job goes to another worker at once
