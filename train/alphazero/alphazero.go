@@ -96,17 +96,13 @@ func (a *algorithm) Columns() []string {
 }
 
 // Player is iteration it's network as an az agent, searching with the
-// evaluation's simulations.
+// evaluation's simulations ([EvalPlayer]); a worker of a distributed run
+// builds the same player from its checkpoint (Remote).
 func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
-	name := train.PlayerName(it)
-	sims := a.cfg.Evaluation.Sims
-	if sims == 0 {
-		sims = SearchOf(a.cfg).Sims.At(it, a.cfg.Stop.Iterations)
-	}
-	mc := searchConfig(a.cfg, a.s.Reward, sims)
-	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
-		return agents.NewAZ(net, name, mc, seed)
-	}}
+	sims := EvalSims(a.cfg, it)
+	p := EvalPlayer(a.cfg, a.s.Reward, it, sims, net)
+	p.Remote = NetworkSpec(train.CheckpointPath(a.s.Dir, it), it, sims)
+	return p
 }
 
 // Committed drops from replay/ the shards that left the window and, in a

@@ -24,6 +24,15 @@ func init() {
 	switch os.Getenv("URIM_CLUSTER_TEST_ROLE") {
 	case "worker":
 		url, run, id := os.Args[1], os.Args[2], os.Args[3]
+		if stage := os.Getenv("URIM_CLUSTER_TEST_EVAL_STALL"); stage != "" {
+			// Stall on the first tournament game at stage, to be killed there.
+			testHookEval = func(s string) {
+				if s == stage {
+					fmt.Fprintf(os.Stderr, "worker %s: stalled, game %s\n", id, stage)
+					select {}
+				}
+			}
+		}
 		err := RunWorker(context.Background(), WorkerOptions{URL: url, Run: run, ID: id, Threads: 1,
 			Credentials: CredentialsFrom(train.Cluster{}), Log: os.Stderr, ExitWithParent: true})
 		if err != nil {

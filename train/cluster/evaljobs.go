@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,8 +18,12 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/atomicfile"
+	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/train"
+	"github.com/urim-rl/urim/train/alphazero"
 )
 
 // evalConsumer is the durable consumer the workers share to take
@@ -196,14 +201,37 @@ func playOn(ctx context.Context, res *resources, jobs []evaluate.Job, deliver fu
 // sendFiles puts the checkpoint a spec names (ckpt=FILE) in the run's
 // object store, named by its SHA-256, and returns the spec naming it so.
 func sendFiles(ctx context.Context, res *resources, spec string, sent map[string]string) (string, error) {
+	if nw, ok, err := alphazero.ParseNetworkSpec(spec); ok {
+		if err != nil {
+			return "", err
+		}
+		sum, err := sendFile(ctx, res, nw.Path, sent)
+		if err != nil {
+			return "", err
+		}
+		return alphazero.NetworkSpec(blobPrefix+sum, nw.Iter, nw.Sims), nil
+	}
 	sp, err := agents.ParseSpec(spec)
 	if err != nil {
 		return spec, nil // agents.New reports it on the worker as here
 	}
 	path, ok := sp.Params["ckpt"]
-	if !ok || strings.HasPrefix(path, blobPrefix) {
-		return spec, nil
+	if ok && !strings.HasPrefix(path, blobPrefix) {
+		sum, err := sendFile(ctx, res, path, sent)
+		if err != nil {
+			return "", err
+		}
+		sp.Params["ckpt"] = blobPrefix + sum
 	}
+	if err := travels(sp); err != nil {
+		return "", err
+	}
+	return sp.Canonical(), nil
+}
+
+// sendFile puts the file at path in the run's object store, named by its
+// SHA-256 (once: sent remembers it), and returns the SHA-256.
+func sendFile(ctx context.Context, res *resources, path string, sent map[string]string) (string, error) {
 	sum, ok := sent[path]
 	if !ok {
 		data, err := os.ReadFile(path)
@@ -219,78 +247,198 @@ func sendFiles(ctx context.Context, res *resources, spec string, sent map[string
 		}
 		sent[path] = sum
 	}
-	sp.Params["ckpt"] = blobPrefix + sum
-	return sp.Canonical(), nil
+	return sum, nil
 }
 
-// fetchFiles rewrites a spec naming a checkpoint of the object store
-// (ckpt=blob:SUM) to name a local copy in dir, fetched once and checked.
-func fetchFiles(ctx context.Context, res *resources, dir, spec string) (string, error) {
-	sp, err := agents.ParseSpec(spec)
-	if err != nil {
-		return spec, nil
-	}
-	sum, ok := strings.CutPrefix(sp.Params["ckpt"], blobPrefix)
-	if !ok {
-		return spec, nil
-	}
+// fetchBlob returns the local copy in dir of the checkpoint of the run's
+// object store whose SHA-256 is sum (ckpt=blob:SUM), fetched once and
+// checked.
+func fetchBlob(ctx context.Context, res *resources, dir, sum string) (string, error) {
 	if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
 		return "", fmt.Errorf("cluster: %q is not a SHA-256", sum)
 	}
 	path := filepath.Join(dir, sum+".ckpt")
-	if _, err := os.Stat(path); err != nil {
-		data, err := res.nets.GetBytes(ctx, "blob-"+sum)
-		if err != nil {
-			return "", fmt.Errorf("cluster: fetch checkpoint %s: %w", sum[:12], err)
-		}
-		if h := sha256.Sum256(data); hex.EncodeToString(h[:]) != sum {
-			return "", fmt.Errorf("cluster: checkpoint %s: SHA-256 %x", sum[:12], h)
-		}
-		if err := atomicfile.WriteFile(path, data); err != nil {
-			return "", fmt.Errorf("cluster: %w", err)
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	data, err := res.nets.GetBytes(ctx, "blob-"+sum)
+	if err != nil {
+		return "", &fetchError{fmt.Errorf("cluster: fetch checkpoint %s: %w", sum[:12], err)}
+	}
+	if h := sha256.Sum256(data); hex.EncodeToString(h[:]) != sum {
+		return "", fmt.Errorf("cluster: checkpoint %s: SHA-256 %x", sum[:12], h)
+	}
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return "", fmt.Errorf("cluster: %w", err)
+	}
+	return path, nil
+}
+
+// fetchError is a checkpoint the object store did not give (a node away):
+// the job is worth offering again.
+type fetchError struct{ error }
+
+func (e *fetchError) Unwrap() error { return e.error }
+
+// localFiles are the spec parameters that name files of the machine that
+// reads them, and localAgents the agents that run a program: a job
+// carries neither to a worker (only checkpoints travel, through the
+// object store), so whoever may publish jobs cannot make workers read
+// their files or run programs.
+var (
+	localFiles  = []string{"ckpt", "tb", "file"}
+	localAgents = []string{"external"}
+)
+
+// travels reports why spec cannot be played by a worker, or nil.
+func travels(sp agents.Spec) error {
+	if slices.Contains(localAgents, sp.Name) {
+		return fmt.Errorf("cluster: %s: agent %s runs a program and is not played by workers", sp.Canonical(), sp.Name)
+	}
+	for _, k := range localFiles {
+		if v, ok := sp.Params[k]; ok && !(k == "ckpt" && strings.HasPrefix(v, blobPrefix)) {
+			return fmt.Errorf("cluster: %s: %s=%s names a file of this machine; workers get only checkpoints (ckpt=), through the run's object store", sp.Canonical(), k, v)
 		}
 	}
-	sp.Params["ckpt"] = path
-	return sp.Canonical(), nil
+	return nil
+}
+
+// evalPlayers makes the players of a worker's tournament jobs: agent
+// specs with their checkpoints fetched from the run's object store, and
+// the run's own networks (alphazero.NetworkAgent) built as the run's
+// evaluation plays them, from the run's config.
+type evalPlayers struct {
+	res    *resources
+	dir    string
+	cfg    *train.Config
+	reward env.RewardKind
+	// nets holds the networks loaded, by checkpoint SHA-256: a rating
+	// plays the candidate and the best network in every job.
+	nets map[string]*nn.Net
+}
+
+// maxNets bounds the networks a worker keeps loaded for tournament jobs.
+const maxNets = 4
+
+func newEvalPlayers(res *resources, dir string, cfg *train.Config) (*evalPlayers, error) {
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return nil, err
+	}
+	return &evalPlayers{res: res, dir: dir, cfg: cfg, reward: reward, nets: map[string]*nn.Net{}}, nil
+}
+
+// player is the player of seat name with spec in a job.
+func (e *evalPlayers) player(ctx context.Context, name, spec string) (evaluate.Player, error) {
+	if nw, ok, err := alphazero.ParseNetworkSpec(spec); ok {
+		if err != nil {
+			return evaluate.Player{}, err
+		}
+		sum, ok := strings.CutPrefix(nw.Path, blobPrefix)
+		if !ok {
+			return evaluate.Player{}, fmt.Errorf("cluster: %s: the network is not in the run's object store", spec)
+		}
+		net, err := e.net(ctx, sum)
+		if err != nil {
+			return evaluate.Player{}, err
+		}
+		p := alphazero.EvalPlayer(e.cfg, e.reward, nw.Iter, nw.Sims, net)
+		p.Name = name
+		return p, nil
+	}
+	sp, err := agents.ParseSpec(spec)
+	if err != nil {
+		return evaluate.Player{Name: name, Spec: spec}, nil // agents.New says what is wrong
+	}
+	if err := travels(sp); err != nil {
+		return evaluate.Player{}, err
+	}
+	if sum, ok := strings.CutPrefix(sp.Params["ckpt"], blobPrefix); ok {
+		path, err := fetchBlob(ctx, e.res, e.dir, sum)
+		if err != nil {
+			return evaluate.Player{}, err
+		}
+		sp.Params["ckpt"] = path
+		spec = sp.Canonical()
+	}
+	return evaluate.Player{Name: name, Spec: spec}, nil
+}
+
+// net returns the network of the checkpoint whose SHA-256 is sum.
+func (e *evalPlayers) net(ctx context.Context, sum string) (*nn.Net, error) {
+	if net, ok := e.nets[sum]; ok {
+		return net, nil
+	}
+	path, err := fetchBlob(ctx, e.res, e.dir, sum)
+	if err != nil {
+		return nil, err
+	}
+	net, err := nn.LoadNet(path)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if len(e.nets) >= maxNets {
+		clear(e.nets)
+	}
+	e.nets[sum] = net
+	return net, nil
 }
 
 // serveEval plays tournament games of the run until ctx ends, one at a
 // time, beside the worker's self-play: it takes a job, plays it, publishes
 // its record (the job's id as message id: stored once) and only then
 // acknowledges the job, so a worker killed mid-game leaves its job to
-// another.
-func serveEval(ctx context.Context, res *resources, dir string, log func(format string, a ...any)) {
+// another. It never stops the worker: while the run has no tournament
+// stream, or the server or cluster does not answer (a node away, a leader
+// being elected), it waits and asks again, and self-play goes on.
+func serveEval(ctx context.Context, res *resources, players *evalPlayers, log func(format string, a ...any)) {
 	n, js := res.n, res.js
-	var cons jetstream.Consumer
-	for cons == nil {
-		c, err := js.Consumer(ctx, n.evalStream, evalConsumer)
-		if err == nil {
-			cons = c
-			break
-		}
+	pause := func(d time.Duration) bool {
 		select {
 		case <-ctx.Done():
-			return
-		case <-time.After(2 * time.Second):
+			return false
+		case <-time.After(d):
+			return true
 		}
 	}
+	var cons jetstream.Consumer
+	for cons == nil {
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		c, err := js.Consumer(actx, n.evalStream, evalConsumer)
+		cancel()
+		if err == nil {
+			cons = c
+		} else if !pause(2 * time.Second) {
+			return
+		}
+	}
+	// A game longer than the job's AckWait keeps its job by saying so.
+	ackWait := evalAckWait
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		ackWait = info.Config.AckWait
+	}
 	for ctx.Err() == nil {
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
 		if err != nil {
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
+			cancel()
+			pause(time.Second)
 			continue
 		}
+		got := false
 		for m := range batch.Messages() {
-			playEvalJob(ctx, res, dir, m, log)
+			got = true
+			playEvalJob(ctx, res, players, m, ackWait, log)
+		}
+		cancel()
+		if !got && batch.Error() != nil && !errors.Is(batch.Error(), context.DeadlineExceeded) && !errors.Is(batch.Error(), nats.ErrTimeout) {
+			pause(time.Second) // the server away: not a busy loop
 		}
 	}
 }
 
 // playEvalJob plays one tournament game and answers it.
-func playEvalJob(ctx context.Context, res *resources, dir string, m jetstream.Msg, log func(string, ...any)) {
+func playEvalJob(ctx context.Context, res *resources, players *evalPlayers, m jetstream.Msg, ackWait time.Duration, log func(string, ...any)) {
 	tid := strings.TrimPrefix(m.Subject(), res.n.evalJobs+".")
 	k := m.Headers().Get(hdrJob)
 	out := nats.NewMsg(res.n.evalResults + "." + tid)
@@ -301,7 +449,7 @@ func playEvalJob(ctx context.Context, res *resources, dir string, m jetstream.Ms
 	} else {
 		done := make(chan struct{})
 		go func() { // a long game keeps its job
-			t := time.NewTicker(evalAckWait / 3)
+			t := time.NewTicker(ackWait / 3)
 			defer t.Stop()
 			for {
 				select {
@@ -312,14 +460,21 @@ func playEvalJob(ctx context.Context, res *resources, dir string, m jetstream.Ms
 				}
 			}
 		}()
-		rec, err := evaluate.PlayJob(ctx, j, func(name, spec string) (evaluate.Player, error) {
-			spec, err := fetchFiles(ctx, res, dir, spec)
-			return evaluate.Player{Name: name, Spec: spec}, err
-		})
+		rec, err := evaluate.PlayJob(ctx, j, func(name, spec string) (evaluate.Player, error) { return players.player(ctx, name, spec) })
 		close(done)
 		if ctx.Err() != nil {
 			_ = m.Nak() // stopped: the job goes to another worker at once
 			return
+		}
+		if fe := (*fetchError)(nil); errors.As(err, &fe) && retryFetch(m) {
+			// The object store away (a cluster node restarting): the job
+			// is offered again a little later, to this worker or another.
+			log("tournament %s game %s: %v (offered again)", tid, k, err)
+			_ = m.NakWithDelay(fetchRetryDelay)
+			return
+		}
+		if err == nil && testHookEval != nil {
+			testHookEval("played")
 		}
 		if err != nil {
 			out.Header.Set(hdrError, err.Error())
@@ -340,7 +495,31 @@ func playEvalJob(ctx context.Context, res *resources, dir string, m jetstream.Ms
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+	if testHookEval != nil {
+		testHookEval("published")
+	}
 	if err := m.DoubleAck(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log("tournament %s game %s: acknowledge: %v", tid, k, err)
 	}
 }
+
+// A job whose checkpoint could not be fetched is offered again after
+// fetchRetryDelay, until it was delivered fetchTries times: then the
+// error goes back to the tournament.
+const (
+	fetchRetryDelay = 5 * time.Second
+	fetchTries      = 5
+)
+
+// retryFetch reports whether job m is to be offered again after a failed
+// fetch of its checkpoint.
+func retryFetch(m jetstream.Msg) bool {
+	md, err := m.Metadata()
+	return err == nil && md.NumDelivered < fetchTries
+}
+
+// testHookEval, when set (tests), is called by a worker once a job's game
+// is played ("played", its record not yet published) and once its record
+// is published ("published", the job not yet acknowledged): a test stalls
+// a worker there to kill it mid-job.
+var testHookEval func(stage string)

@@ -14,11 +14,12 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// startWorker starts this test binary as worker id of the run on url.
-func startWorker(t *testing.T, url, id string, creds Credentials, log *syncBuffer) *exec.Cmd {
+// startWorker starts this test binary as worker id of the run on url,
+// with env added to its environment.
+func startWorker(t *testing.T, url, id string, creds Credentials, log *syncBuffer, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], url, "run", id)
-	cmd.Env = append(append(os.Environ(), "URIM_CLUSTER_TEST_ROLE=worker"), creds.Env()...)
+	cmd.Env = append(append(append(os.Environ(), "URIM_CLUSTER_TEST_ROLE=worker"), creds.Env()...), env...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

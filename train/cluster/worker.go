@@ -137,11 +137,16 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	}
 	w.maxBytes = int(nc.MaxPayload()) - 4096
 	// Tournament games are played beside self-play, one at a time.
+	cfg := w.cfg
+	players, err := newEvalPlayers(w.res, w.dir, &cfg)
+	if err != nil {
+		return err
+	}
 	ectx, stopEval := context.WithCancel(ctx)
 	evalDone := make(chan struct{})
 	go func() {
 		defer close(evalDone)
-		serveEval(ectx, w.res, w.dir, func(format string, a ...any) {
+		serveEval(ectx, w.res, players, func(format string, a ...any) {
 			fmt.Fprintf(w.o.Log, "worker %s: "+format+"\n", append([]any{w.o.ID}, a...)...)
 		})
 	}()
