@@ -32,6 +32,10 @@ type Cluster struct {
 	// larger messages cost less to send and decode, and a killed worker
 	// loses its games not yet sent.
 	GamesPerShard int `yaml:"games_per_shard"`
+	// Evaluation plays the in-run rating's and gating's games on the
+	// workers too, as jobs beside their self-play, instead of in the
+	// learner's process: the same games, stored in the same eval/games.jsonl.
+	Evaluation bool `yaml:"evaluation"`
 	// User names the NATS user; its password comes from URIM_NATS_PASSWORD.
 	// A token comes from URIM_NATS_TOKEN. Neither is ever stored or printed.
 	User string `yaml:"user"`
@@ -74,6 +78,9 @@ func (c *Config) checkCluster() error {
 	}
 	if cl.Workers > 0 && cl.NATS != "" {
 		checks = append(checks, bad("cluster.workers", "set with cluster.nats: local workers use the embedded server; start workers with urim worker --nats instead"))
+	}
+	if cl.Evaluation && !cl.Distributed() {
+		checks = append(checks, bad("cluster.evaluation", "set without cluster.workers or cluster.nats: there are no workers to play the evaluation games"))
 	}
 	if spec, ok := specOf(c.Algorithm); ok && cl.Distributed() && !spec.Distributed {
 		if names := distributedAlgorithms(); len(names) > 0 {

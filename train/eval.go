@@ -61,6 +61,7 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 		Setup: s.evalSetup(s.Seed(0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
 		Games: e.Games, Store: filepath.Join(s.Dir, "eval", "games.jsonl"),
 		Progress: s.Progress(fmt.Sprintf("iter %d evaluation", it), "games"),
+		Remote:   s.evalRemote(),
 	}
 	if len(players) < 2 { // gating only: nothing to rate against
 		return &evalResult{elo: math.NaN(), lo: math.NaN(), hi: math.NaN()}, nil
@@ -78,6 +79,16 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 		out.elo, out.lo, out.hi = p.Elo, p.Lo, p.Hi
 	}
 	return out, nil
+}
+
+// evalRemote is where the evaluation games are played: the run's workers
+// with cluster.evaluation (Options.Evaluation), else nil, this process.
+// A nil interface, not a nil pointer in one, when there are none.
+func (s *Session) evalRemote() evaluate.Remote {
+	if s.opt.Evaluation == nil || !s.Config.Cluster.Evaluation {
+		return nil
+	}
+	return s.opt.Evaluation
 }
 
 // BestOpponent, listed in evaluation.opponents, is the run's best network
@@ -110,6 +121,7 @@ func (s *Session) gate(ctx context.Context, it int, net *nn.Net) (bool, error) {
 		B:        s.alg.Player(s.State.Best, best),
 		Test:     evaluate.SPRT{Elo0: g.Elo0, Elo1: g.Elo1, Alpha: g.Alpha, Beta: g.Beta},
 		MaxGames: g.MaxGames,
+		Remote:   s.evalRemote(),
 	})
 	if err != nil {
 		return false, fmt.Errorf("train: gating of iteration %d: %w", it, err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 )
@@ -33,6 +34,10 @@ type Options struct {
 	// Remote, when set, plays the run's self-play in other processes
 	// (package train/cluster); nil plays it here.
 	Remote Remote
+	// Evaluation, when set with cluster.evaluation, plays the in-run
+	// rating's and gating's games in other processes (the run's workers);
+	// nil plays them here.
+	Evaluation evaluate.Remote
 }
 
 // ErrRunExists is returned when starting a run in a directory that holds one.

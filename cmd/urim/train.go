@@ -141,7 +141,7 @@ Examples:
 						return err
 					}
 					defer l.Close()
-					opt.Remote = l
+					opt.Remote, opt.Evaluation = l, l.Evaluation()
 				}
 				sum, err := train.Run(ctx, cfg, opt)
 				if stoppedBy(ctx, err) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -66,6 +67,7 @@ type Learner struct {
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
+	eval     bool // cluster.evaluation: the tournament streams are set up
 }
 
 // dropped sums up one worker's dropped shards in a Collect.
@@ -147,6 +149,12 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 	}
 	if err := l.publishConfig(ctx, cfg, rules); err != nil {
 		return nil, err
+	}
+	if cfg.Cluster.Evaluation {
+		if err := setupEval(ctx, js, n, replicas); err != nil {
+			return nil, err
+		}
+		l.eval = true
 	}
 	// A consumer made anew offers at once every shard not acknowledged:
 	// those the last session took but did not commit.
@@ -356,6 +364,23 @@ func (l *Learner) Committed() error {
 	l.pending = l.pending[:0]
 	clear(l.held)
 	return nil
+}
+
+// Evaluation plays the run's evaluation games (the in-run rating and
+// gating) on its workers, the train.Options.Evaluation of a run with
+// cluster.evaluation; nil without it.
+func (l *Learner) Evaluation() evaluate.Remote {
+	if !l.eval {
+		return nil
+	}
+	return runEval{l.res}
+}
+
+// runEval plays tournaments on the workers of a run.
+type runEval struct{ res *resources }
+
+func (r runEval) Play(ctx context.Context, jobs []evaluate.Job, deliver func(int, evaluate.Record)) error {
+	return playOn(ctx, r.res, jobs, deliver)
 }
 
 // Close stops the local workers, the connection and the embedded server.
