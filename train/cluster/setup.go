@@ -85,7 +85,7 @@ func (r *resources) newest(ctx context.Context) (netInfo, bool, error) {
 		return netInfo{}, false, nil
 	}
 	if err != nil {
-		return netInfo{}, false, fmt.Errorf("cluster: run %s: the newest network: %w", r.n.run, err)
+		return netInfo{}, false, &unavailable{fmt.Errorf("cluster: run %s: the newest network: %w", r.n.run, err)}
 	}
 	var ni netInfo
 	if err := json.Unmarshal(e.Value(), &ni); err != nil {

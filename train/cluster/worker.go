@@ -80,7 +80,16 @@ type worker struct {
 	buf      []dataset.Game
 	bufSince time.Time
 	pub      publisher
+	// lastUnavailable is when the worker last logged a server that did
+	// not answer.
+	lastUnavailable time.Time
 }
+
+// unavailable is a server or cluster that did not answer a request (a
+// node away, a leader being elected): the worker plays on and asks again.
+type unavailable struct{ error }
+
+func (e *unavailable) Unwrap() error { return e.error }
 
 // flushAfter sends the games a worker holds once the oldest has waited
 // that long (checked as games end), though fewer than games_per_shard.
@@ -156,7 +165,24 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return err
+			if !errors.As(err, new(*unavailable)) {
+				return err
+			}
+			// The server or cluster does not answer (a node away, a
+			// leader being elected): play on with the network held, or
+			// wait for one, and ask again after the next chunk.
+			if time.Since(w.lastUnavailable) >= 30*time.Second {
+				fmt.Fprintf(w.o.Log, "worker %s: %v (playing on)\n", w.o.ID, err)
+				w.lastUnavailable = time.Now()
+			}
+			if w.sess == nil {
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(time.Second):
+				}
+				continue
+			}
 		}
 		lockstep := alphazero.SelfPlayOf(&w.cfg).ParallelGames
 		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.keep(ctx, g) })
@@ -311,7 +337,7 @@ func (w *worker) load(ctx context.Context, ni netInfo) error {
 	}
 	data, err := w.res.nets.GetBytes(ctx, ni.Object)
 	if err != nil {
-		return fmt.Errorf("cluster: fetch network %d: %w", ni.Version, err)
+		return &unavailable{fmt.Errorf("cluster: fetch network %d: %w", ni.Version, err)}
 	}
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != ni.SHA256 {
 		return fmt.Errorf("cluster: network %d: SHA-256 %x, published as %s", ni.Version, sum, ni.SHA256)
