@@ -66,14 +66,17 @@ Example:
 					}
 					fmt.Fprintf(io.out, "run %s: network %d (stored: %s); %d shards waiting, %d held by the learner; %d workers\n",
 						r.Run, r.Network, strings.Join(vs, " "), r.Backlog, r.Held, len(r.Workers))
+					if r.Evaluation {
+						fmt.Fprintf(io.out, "  evaluation: %d games waiting, %d being played\n", r.EvalWaiting, r.EvalPlaying)
+					}
 					if len(r.Workers) == 0 {
 						continue
 					}
 					tw := tabwriter.NewWriter(io.out, 2, 8, 2, ' ', 0)
-					fmt.Fprintln(tw, "  worker\thost\tlast seen\tgames\tgames/s\tnetwork\tbuild")
+					fmt.Fprintln(tw, "  worker\thost\tlast seen\tgames\tgames/s\teval games\tnetwork\tbuild")
 					for _, w := range r.Workers {
-						fmt.Fprintf(tw, "  %s\t%s\t%s ago\t%d\t%.2f\t%d\t%s\n", w.ID, w.Host, time.Since(w.Seen).Round(time.Second),
-							w.Games, w.GamesPerS, w.Version, w.Build)
+						fmt.Fprintf(tw, "  %s\t%s\t%s ago\t%d\t%.2f\t%d\t%d\t%s\n", w.ID, w.Host, time.Since(w.Seen).Round(time.Second),
+							w.Games, w.GamesPerS, w.EvalGames, w.Version, w.Build)
 					}
 					tw.Flush()
 				}

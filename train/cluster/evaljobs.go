@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -315,6 +316,8 @@ type evalPlayers struct {
 	// nets holds the networks loaded, by checkpoint SHA-256: a rating
 	// plays the candidate and the best network in every job.
 	nets map[string]*nn.Net
+	// played, when set, counts the games answered (the heartbeat's).
+	played *atomic.Int64
 }
 
 // maxNets bounds the networks a worker keeps loaded for tournament jobs.
@@ -494,6 +497,9 @@ func playEvalJob(ctx context.Context, res *resources, players *evalPlayers, m je
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+	if players.played != nil {
+		players.played.Add(1)
 	}
 	if testHookEval != nil {
 		testHookEval("published")

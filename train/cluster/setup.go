@@ -107,4 +107,6 @@ type heartbeat struct {
 	Seen      time.Time `json:"seen"`
 	// PublishS is the time spent encoding and publishing shards.
 	PublishS float64 `json:"publish_s"`
+	// EvalGames counts the evaluation games played.
+	EvalGames int64 `json:"eval_games,omitempty"`
 }

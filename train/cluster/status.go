@@ -24,7 +24,12 @@ type RunStatus struct {
 	Backlog, Held uint64
 	// Published counts the shards ever stored in the stream.
 	Published uint64
-	Workers   []WorkerStatus
+	// Evaluation is whether the run has evaluation streams;
+	// EvalWaiting counts the evaluation games waiting for a worker,
+	// EvalPlaying those workers have taken and not answered yet.
+	Evaluation               bool
+	EvalWaiting, EvalPlaying uint64
+	Workers                  []WorkerStatus
 }
 
 // WorkerStatus is one worker's last heartbeat.
@@ -37,6 +42,8 @@ type WorkerStatus struct {
 	GamesPerS float64
 	// PublishS is the time it spent encoding and publishing shards.
 	PublishS float64
+	// EvalGames counts the evaluation games it played.
+	EvalGames int64
 }
 
 // Status reports every run on the server js reaches.
@@ -74,6 +81,13 @@ func runStatus(ctx context.Context, js jetstream.JetStream, run string) (RunStat
 			st.Backlog = ci.NumPending
 		}
 	}
+	if es, err := js.Stream(ctx, n.evalStream); err == nil {
+		if c, err := es.Consumer(ctx, evalConsumer); err == nil {
+			if ci, err := c.Info(ctx); err == nil {
+				st.Evaluation, st.EvalWaiting, st.EvalPlaying = true, ci.NumPending, uint64(ci.NumAckPending)
+			}
+		}
+	}
 	res, err := open(ctx, js, n)
 	if err != nil {
 		return st, err
@@ -107,7 +121,7 @@ func runStatus(ctx context.Context, js jetstream.JetStream, run string) (RunStat
 		var hb heartbeat
 		if json.Unmarshal(e.Value(), &hb) == nil {
 			st.Workers = append(st.Workers, WorkerStatus{ID: hb.ID, Host: hb.Host, Build: hb.Build, Seen: hb.Seen,
-				Version: hb.Version, Games: hb.Games, GamesPerS: hb.GamesPerS, PublishS: hb.PublishS})
+				Version: hb.Version, Games: hb.Games, GamesPerS: hb.GamesPerS, PublishS: hb.PublishS, EvalGames: hb.EvalGames})
 		}
 	}
 	slices.SortFunc(st.Workers, func(a, b WorkerStatus) int { return strings.Compare(a.ID, b.ID) })

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -83,6 +84,8 @@ type worker struct {
 	// lastUnavailable is when the worker last logged a server that did
 	// not answer.
 	lastUnavailable time.Time
+	// evalGames counts the evaluation games played (by serveEval).
+	evalGames atomic.Int64
 }
 
 // unavailable is a server or cluster that did not answer a request (a
@@ -151,6 +154,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	if err != nil {
 		return err
 	}
+	players.played = &w.evalGames
 	ectx, stopEval := context.WithCancel(ctx)
 	evalDone := make(chan struct{})
 	go func() {
@@ -435,7 +439,7 @@ func (w *worker) beat(ctx context.Context) {
 	host, _ := os.Hostname()
 	hb := heartbeat{ID: w.o.ID, Host: host, Build: w.build, Rules: w.rules, Version: w.version,
 		Games: w.played, Shards: w.shards, GamesPerS: float64(w.played) / time.Since(w.start).Seconds(), Seen: time.Now().UTC(),
-		PublishS: w.busy.Seconds()}
+		PublishS: w.busy.Seconds(), EvalGames: w.evalGames.Load()}
 	b, _ := json.Marshal(hb)
 	if _, err := w.res.kv.Put(ctx, keyWorkers+"."+w.o.ID, b); err == nil {
 		w.lastBeat = time.Now()
