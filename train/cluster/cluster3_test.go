@@ -94,7 +94,7 @@ func TestThreeNodeCluster(t *testing.T) {
 	url := strings.Join(urls, ",")
 	cfg := tinyCluster(t, dir, "stop.iterations=6", "cluster.workers=0", "cluster.nats="+url, "cluster.replicas=3")
 	log := &syncBuffer{}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // a loaded machine: an iteration can take a minute under -race
 	defer cancel()
 	var l *Learner
 	var err error
