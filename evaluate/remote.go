@@ -10,7 +10,7 @@ import (
 
 // Remote plays a tournament's games in other processes (package
 // train/cluster does it over NATS JetStream). Only players given by a spec
-// can travel: a player built in code (Player.New) cannot.
+// travel, or those built in code (Player.New) that name a Remote spec.
 type Remote interface {
 	// Play plays every job and hands each one's record to deliver, from
 	// the calling goroutine, in any order. A job may be delivered more

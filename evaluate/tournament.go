@@ -53,8 +53,9 @@ type Config struct {
 	Output string `yaml:"output" json:"output,omitempty"`
 
 	// Remote, when set, plays the games in other processes instead of
-	// Workers goroutines (every player must then be given by a spec). The
-	// results and the store are the same as in one process.
+	// Workers goroutines (every player must then travel: a spec, or for one
+	// built in code its Remote spec). The results and the store are the
+	// same as in one process.
 	Remote Remote `yaml:"-" json:"-"`
 
 	// Progress, when set, is called after every game played (not reused)
