@@ -125,14 +125,13 @@ func (e *EvalRemote) Close() error {
 // Play publishes the jobs of one tournament and delivers their records as
 // they come. The jobs left when it returns are purged.
 func (e *EvalRemote) Play(ctx context.Context, jobs []evaluate.Job, deliver func(int, evaluate.Record)) error {
-	return playOn(ctx, e.res, jobs, deliver)
+	return playOn(ctx, e.res, jobs, deliver, newBlobs())
 }
 
 // playOn is EvalRemote.Play on the run's resources res.
-func playOn(ctx context.Context, res *resources, jobs []evaluate.Job, deliver func(int, evaluate.Record)) error {
+func playOn(ctx context.Context, res *resources, jobs []evaluate.Job, deliver func(int, evaluate.Record), blobs *blobs) error {
 	n, js := res.n, res.js
 	tid := secret()[:12]
-	blobs := map[string]string{}
 	cons, err := js.OrderedConsumer(ctx, n.resStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{n.evalResults + "." + tid}})
 	if err != nil {
 		return fmt.Errorf("cluster: records of tournament %s: %w", tid, err)
@@ -199,9 +198,19 @@ func playOn(ctx context.Context, res *resources, jobs []evaluate.Job, deliver fu
 	return nil
 }
 
+// blobs are the checkpoints one tournament sent: their SHA-256 by path,
+// and the SHA-256s this process put in the object store (those not there
+// already).
+type blobs struct {
+	sum map[string]string
+	put map[string]bool
+}
+
+func newBlobs() *blobs { return &blobs{sum: map[string]string{}, put: map[string]bool{}} }
+
 // sendFiles puts the checkpoint a spec names (ckpt=FILE) in the run's
 // object store, named by its SHA-256, and returns the spec naming it so.
-func sendFiles(ctx context.Context, res *resources, spec string, sent map[string]string) (string, error) {
+func sendFiles(ctx context.Context, res *resources, spec string, sent *blobs) (string, error) {
 	if nw, ok, err := alphazero.ParseNetworkSpec(spec); ok {
 		if err != nil {
 			return "", err
@@ -232,8 +241,8 @@ func sendFiles(ctx context.Context, res *resources, spec string, sent map[string
 
 // sendFile puts the file at path in the run's object store, named by its
 // SHA-256 (once: sent remembers it), and returns the SHA-256.
-func sendFile(ctx context.Context, res *resources, path string, sent map[string]string) (string, error) {
-	sum, ok := sent[path]
+func sendFile(ctx context.Context, res *resources, path string, sent *blobs) (string, error) {
+	sum, ok := sent.sum[path]
 	if !ok {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -245,8 +254,9 @@ func sendFile(ctx context.Context, res *resources, path string, sent map[string]
 			if _, err := res.nets.PutBytes(ctx, "blob-"+sum, data); err != nil {
 				return "", fmt.Errorf("cluster: send %s: %w", path, err)
 			}
+			sent.put[sum] = true
 		}
-		sent[path] = sum
+		sent.sum[path] = sum
 	}
 	return sum, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/urim-rl/urim/evaluate"
@@ -55,5 +56,20 @@ func TestInRunEvaluationOnWorkers(t *testing.T) {
 	if n := ec.CachedInfo().Delivered.Consumer; s.Len() == 0 || n < uint64(s.Len()) {
 		t.Errorf("the workers were handed %d evaluation games; the store holds %d", n, s.Len())
 	}
-	t.Logf("%d rating games stored, %d evaluation jobs handed out", s.Len(), ec.CachedInfo().Delivered.Consumer)
+	// The checkpoints sent for evaluation do not pile up: only the last
+	// evaluation's (the candidate's and the best's) are left.
+	objs, err := l.res.nets.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs := 0
+	for _, o := range objs {
+		if strings.HasPrefix(o.Name, "blob-") {
+			blobs++
+		}
+	}
+	if blobs < 1 || blobs > 2 {
+		t.Errorf("%d checkpoints sent for evaluation left in the object store; want 1 or 2", blobs)
+	}
+	t.Logf("%d rating games stored, %d evaluation jobs handed out, %d checkpoints left", s.Len(), ec.CachedInfo().Delivered.Consumer, blobs)
 }

@@ -67,7 +67,7 @@ type Learner struct {
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
-	eval     bool // cluster.evaluation: the tournament streams are set up
+	eval     *runEval // cluster.evaluation: the tournament streams are set up
 }
 
 // dropped sums up one worker's dropped shards in a Collect.
@@ -154,7 +154,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 		if err := setupEval(ctx, js, n, replicas); err != nil {
 			return nil, err
 		}
-		l.eval = true
+		l.eval = &runEval{res: l.res, put: map[string]bool{}}
 	}
 	// A consumer made anew offers at once every shard not acknowledged:
 	// those the last session took but did not commit.
@@ -370,17 +370,38 @@ func (l *Learner) Committed() error {
 // gating) on its workers, the train.Options.Evaluation of a run with
 // cluster.evaluation; nil without it.
 func (l *Learner) Evaluation() evaluate.Remote {
-	if !l.eval {
+	if l.eval == nil {
 		return nil
 	}
-	return runEval{l.res}
+	return l.eval
 }
 
-// runEval plays tournaments on the workers of a run.
-type runEval struct{ res *resources }
+// runEval plays the learner's evaluations on the workers of its run. The
+// checkpoints it sends for them (a candidate each iteration) do not pile
+// up in the object store: once an evaluation is over, those it put for
+// earlier ones and did not use are deleted.
+type runEval struct {
+	res *resources
+	put map[string]bool // SHA-256s of the checkpoints put and not deleted yet
+}
 
-func (r runEval) Play(ctx context.Context, jobs []evaluate.Job, deliver func(int, evaluate.Record)) error {
-	return playOn(ctx, r.res, jobs, deliver)
+func (r *runEval) Play(ctx context.Context, jobs []evaluate.Job, deliver func(int, evaluate.Record)) error {
+	b := newBlobs()
+	err := playOn(ctx, r.res, jobs, deliver, b)
+	used := map[string]bool{}
+	for _, sum := range b.sum {
+		used[sum] = true
+	}
+	for sum := range r.put {
+		if !used[sum] {
+			_ = r.res.nets.Delete(context.Background(), "blob-"+sum) // gone already: nothing to do
+			delete(r.put, sum)
+		}
+	}
+	for sum := range b.put {
+		r.put[sum] = true
+	}
+	return err
 }
 
 // Close stops the local workers, the connection and the embedded server.
