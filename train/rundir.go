@@ -27,6 +27,7 @@ import (
 //	replay/               alphazero's replay window: a dataset of its self-play
 //	selfplay/games.jsonl  a sample of self-play games (evaluator store form)
 //	eval/games.jsonl      every evaluation game
+//	tablebase-K.tb        alphazero's table of training.tablebase_seeds
 //
 // Every file is written atomically (temporary file, fsync, rename), and
 // state.json last: an iteration is complete when state.json names it. On

@@ -59,7 +59,7 @@ type algorithm struct {
 // New returns the algorithm of session s, with the replay window of its
 // last committed iteration (for a new run, replay.datasets').
 func New(s *train.Session) (train.Algorithm, error) {
-	table, err := loadTrainingTable(s.Config, s.Rules)
+	table, err := loadTrainingTable(s)
 	if err != nil {
 		return nil, err
 	}

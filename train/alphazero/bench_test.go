@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkSelfPlay plays one iteration of configs/quickstart.yaml's
-// self-play (64 games in lock-step, 48 simulations, 8 leaves per tree, an
+// self-play (64 games in lock-step, 32 simulations, 8 leaves per tree, an
 // untrained 3×64 MLP, two threads) and reports the training positions
 // generated per second.
 func BenchmarkSelfPlay(b *testing.B) {

@@ -15,7 +15,9 @@ func TestSectionChecks(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{"training:\n  tablebase_policy: true\n", nil, "c.yaml:2: training.tablebase_policy: true, but training.tablebase is not set"},
+		{"training:\n  tablebase_policy: true\n", nil, "c.yaml:2: training.tablebase_policy: true, but neither training.tablebase nor training.tablebase_seeds is set"},
+		{"training:\n  tablebase_seeds: 17\n", nil, "c.yaml:2: training.tablebase_seeds: 17 is out of range (0 to 16"},
+		{"training:\n  tablebase: t.tb\n  tablebase_seeds: 8\n", nil, "c.yaml:3: training.tablebase_seeds: 8, but training.tablebase names a table too"},
 		{"replay:\n  window: 10\n  min_positions: 11\n", nil, "c.yaml:3: replay.min_positions: 11 is out of range (0 to 10)"},
 		{"output: runs/x\nreplay:\n  datasets: [data, runs/x]\n", nil, `c.yaml:3: replay.datasets[1]: "runs/x" is the run directory`},
 		{"dataset: {dir: d}\nreplay:\n  datasets: [d]\n", nil, `c.yaml:3: replay.datasets[0]: "d" is this run's dataset.dir`},

@@ -1,10 +1,14 @@
 package alphazero
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/urim-rl/urim/dataset"
@@ -113,5 +117,55 @@ func TestTableTargetsRun(t *testing.T) {
 	}
 	if _, err := dataset.Verify(context.Background(), filepath.Join(dir, "replay"), nil); err != nil {
 		t.Errorf("replay/ does not verify (its outcomes must stay the games'): %v", err)
+	}
+}
+
+// TestTableSeedsRun: training.tablebase_seeds builds the table into the run
+// directory, takes table targets from it, loads it again on resume instead
+// of building it, and builds it again when the file there is damaged.
+func TestTableSeedsRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	run := func(its int, resume bool) string {
+		t.Helper()
+		var log bytes.Buffer
+		cfg := tinyConfig(t, dir, "max_plies=0", "training.tablebase_seeds=6", "stop.iterations="+strconv.Itoa(its))
+		if _, err := train.Run(context.Background(), cfg, train.Options{Resume: resume, Log: &log}); err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		return log.String()
+	}
+	path := filepath.Join(dir, RunTableFile(6))
+	if log := run(1, false); !strings.Contains(log, "building the endgame table of up to 6 seeds") {
+		t.Errorf("a new run did not say it builds its table:\n%s", log)
+	}
+	tb, err := tablebase.LoadFor(path, env.Urim4)
+	if err != nil || tb.MaxSeeds() != 6 {
+		t.Fatalf("the run's table: %v", err)
+	}
+	if log := run(2, true); strings.Contains(log, "building") {
+		t.Errorf("a resumed run built its table again:\n%s", log)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if log := run(3, true); !strings.Contains(log, "building it again") {
+		t.Errorf("a damaged table was not built again:\n%s", log)
+	}
+	if _, err := tablebase.LoadFor(path, env.Urim4); err != nil {
+		t.Errorf("the table built again: %v", err)
+	}
+	tab, err := train.ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range tab.Column("table_targets") {
+		if !(v > 0) {
+			t.Errorf("iteration %d: table_targets %v, want some positions covered", i+1, v)
+		}
 	}
 }
