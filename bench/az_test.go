@@ -38,7 +38,7 @@ func TestAZ(t *testing.T) {
 }
 
 // BenchmarkAZ is the self-play of configs/urim.yaml (128 games in
-// lock-step, 160 simulations, 8 leaves, the playout cap, resmlp 3×128 with
+// lock-step, 32 simulations, 8 leaves, no playout cap, resmlp 3×128 with
 // layer norm); one op is one move of every game.
 func BenchmarkAZ(b *testing.B) {
 	for b.Loop() {

@@ -33,7 +33,7 @@ func TestBenchAZ(t *testing.T) {
 	// By default it measures configs/urim.yaml's self-play: its network,
 	// simulations and leaf batch.
 	code, out, errs = runCLI(t, "", "bench", "az", "--games", "2", "--moves", "1", "--quiet", "--json")
-	if code != 0 || !strings.Contains(out, `"arch": "resmlp 3x128+ln"`) || !strings.Contains(out, `"sims_per_move": 160`) || !strings.Contains(out, `"leaves_per_round": 8`) {
+	if code != 0 || !strings.Contains(out, `"arch": "resmlp 3x128+ln"`) || !strings.Contains(out, `"sims_per_move": 32`) || !strings.Contains(out, `"leaves_per_round": 8`) {
 		t.Errorf("urim bench az on the default config: exit %d\n%s%s", code, out, errs)
 	}
 	if code, _, errs := runCLI(t, "", "bench", "az", "--ckpt", t.TempDir()+"/none.ckpt"); code != 1 || !strings.Contains(errs, "none.ckpt") {

@@ -18,10 +18,22 @@ import (
 )
 
 // benchConfig is configs/quickstart.yaml for a few iterations without
-// evaluation, in dir.
+// evaluation, in dir. URIM_BENCH_CONFIG names another file of configs/
+// (urim.yaml: the canonical run, whose positions cost more to play, so
+// that messaging's share is what a real run has) and URIM_BENCH_ITERATIONS
+// another iteration count (6 by default). The endgame table of
+// training.tablebase_seeds is left out: its build would be timed with the
+// run, and the workers play without it.
 func benchConfig(b *testing.B, dir string, sets ...string) train.Config {
-	cfg, err := train.LoadConfig(filepath.Join("..", "..", "configs", "quickstart.yaml"),
-		append([]string{"output=" + dir, "stop.iterations=6", "stop.time=0", "evaluation.every=0"}, sets...))
+	name, its := "quickstart.yaml", "6"
+	if v := os.Getenv("URIM_BENCH_CONFIG"); v != "" {
+		name = v
+	}
+	if v := os.Getenv("URIM_BENCH_ITERATIONS"); v != "" {
+		its = v
+	}
+	cfg, err := train.LoadConfig(filepath.Join("..", "..", "configs", name),
+		append([]string{"output=" + dir, "stop.iterations=" + its, "stop.time=0", "evaluation.every=0", "training.tablebase_seeds=0"}, sets...))
 	if err != nil {
 		b.Fatal(err)
 	}
