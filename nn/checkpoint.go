@@ -180,14 +180,25 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
+// ReadFile returns the bytes of the checkpoint file at path as Load reads
+// them, without decoding them: only a regular file, and no more than a
+// checkpoint can hold (package inputfile).
+func ReadFile(path string) ([]byte, error) {
+	data, err := inputfile.ReadFile(path, maxCheckpointFile, "a checkpoint")
+	if err != nil {
+		return nil, fmt.Errorf("nn: %w", err)
+	}
+	return data, nil
+}
+
 // Load reads a checkpoint file. A file that is not a checkpoint, has another
 // format version, is truncated or corrupt gives an error wrapping
 // ErrNotCheckpoint, ErrVersion, ErrTruncated or ErrCorrupt that names the
 // file and the problem; a network with NaN or ±Inf weights, ErrNonFinite.
 func Load(path string) (*Checkpoint, error) {
-	data, err := inputfile.ReadFile(path, maxCheckpointFile, "a checkpoint")
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("nn: %w", err)
+		return nil, err
 	}
 	c, err := Decode(data)
 	if err == nil {

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -244,12 +242,11 @@ func sendFiles(ctx context.Context, res *resources, spec string, sent *blobs) (s
 func sendFile(ctx context.Context, res *resources, path string, sent *blobs) (string, error) {
 	sum, ok := sent.sum[path]
 	if !ok {
-		data, err := os.ReadFile(path)
+		data, err := nn.ReadFile(path)
 		if err != nil {
 			return "", fmt.Errorf("cluster: %w", err)
 		}
-		h := sha256.Sum256(data)
-		sum = hex.EncodeToString(h[:])
+		sum = sha256Hex(data)
 		if _, err := res.nets.GetInfo(ctx, "blob-"+sum); err != nil {
 			if _, err := res.nets.PutBytes(ctx, "blob-"+sum, data); err != nil {
 				return "", fmt.Errorf("cluster: send %s: %w", path, err)
@@ -272,24 +269,15 @@ func fetchBlob(ctx context.Context, res *resources, dir, sum string) (string, er
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	data, err := res.nets.GetBytes(ctx, "blob-"+sum)
+	data, err := fetchChecked(ctx, res, "blob-"+sum, sum, "checkpoint "+sum[:12])
 	if err != nil {
-		return "", &fetchError{fmt.Errorf("cluster: fetch checkpoint %s: %w", sum[:12], err)}
-	}
-	if h := sha256.Sum256(data); hex.EncodeToString(h[:]) != sum {
-		return "", fmt.Errorf("cluster: checkpoint %s: SHA-256 %x", sum[:12], h)
+		return "", err
 	}
 	if err := atomicfile.WriteFile(path, data); err != nil {
 		return "", fmt.Errorf("cluster: %w", err)
 	}
 	return path, nil
 }
-
-// fetchError is a checkpoint the object store did not give (a node away):
-// the job is worth offering again.
-type fetchError struct{ error }
-
-func (e *fetchError) Unwrap() error { return e.error }
 
 // localFiles are the spec parameters that name files of the machine that
 // reads them, and localAgents the agents that run a program: a job
@@ -479,7 +467,7 @@ func playEvalJob(ctx context.Context, res *resources, players *evalPlayers, m je
 			_ = m.Nak() // stopped: the job goes to another worker at once
 			return
 		}
-		if fe := (*fetchError)(nil); errors.As(err, &fe) && retryFetch(m) {
+		if errors.As(err, new(*unavailable)) && retryFetch(m) {
 			// The object store away (a cluster node restarting): the job
 			// is offered again a little later, to this worker or another.
 			log("tournament %s game %s: %v (offered again)", tid, k, err)

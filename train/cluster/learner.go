@@ -2,13 +2,10 @@ package cluster
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +18,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -204,12 +202,11 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 	if version <= l.last {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := nn.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("cluster: publish network %d: %w", version, err)
 	}
-	sum := sha256.Sum256(data)
-	ni := netInfo{Version: version, Object: objectName(version), SHA256: hex.EncodeToString(sum[:]), Rules: l.rules, Build: l.build}
+	ni := netInfo{Version: version, Object: objectName(version), SHA256: sha256Hex(data), Rules: l.rules, Build: l.build}
 	meta := map[string]string{"version": strconv.Itoa(version), "sha256": ni.SHA256, "rules": l.rules}
 	if _, err := l.res.nets.PutBytes(ctx, ni.Object, data); err != nil {
 		return fmt.Errorf("cluster: publish network %d: %w", version, err)

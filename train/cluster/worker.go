@@ -94,6 +94,27 @@ type unavailable struct{ error }
 
 func (e *unavailable) Unwrap() error { return e.error }
 
+// fetchChecked returns object of the run's object store, whose SHA-256
+// must be sum; what names it in errors. A store that does not give it is
+// unavailable (asked again later); a copy of another SHA-256 is an error.
+func fetchChecked(ctx context.Context, res *resources, object, sum, what string) ([]byte, error) {
+	data, err := res.nets.GetBytes(ctx, object)
+	if err != nil {
+		return nil, &unavailable{fmt.Errorf("cluster: fetch %s: %w", what, err)}
+	}
+	if got := sha256Hex(data); got != sum {
+		return nil, fmt.Errorf("cluster: %s: SHA-256 %s, published as %s", what, got, sum)
+	}
+	return data, nil
+}
+
+// sha256Hex is the SHA-256 of data in hexadecimal, as objects are named
+// and checked.
+func sha256Hex(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
 // flushAfter sends the games a worker holds once the oldest has waited
 // that long (checked as games end), though fewer than games_per_shard.
 const flushAfter = 5 * time.Second
@@ -339,12 +360,9 @@ func (w *worker) load(ctx context.Context, ni netInfo) error {
 	if ni.Rules != w.rules {
 		return fmt.Errorf("cluster: network %d of run %s is for rules %s, the run's config gives %s", ni.Version, w.res.n.run, ni.Rules, w.rules)
 	}
-	data, err := w.res.nets.GetBytes(ctx, ni.Object)
+	data, err := fetchChecked(ctx, w.res, ni.Object, ni.SHA256, fmt.Sprintf("network %d", ni.Version))
 	if err != nil {
-		return &unavailable{fmt.Errorf("cluster: fetch network %d: %w", ni.Version, err)}
-	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != ni.SHA256 {
-		return fmt.Errorf("cluster: network %d: SHA-256 %x, published as %s", ni.Version, sum, ni.SHA256)
+		return err
 	}
 	ck, err := nn.Decode(data)
 	if err != nil {
