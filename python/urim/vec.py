@@ -58,7 +58,7 @@ class VecEnv(VectorEnvBase):
     spec = None
 
     def __init__(self, num_envs, rules="urim", encoding="compact", autoreset="next_step", seed=0,
-                 opening_plies=0, reward="match_points", illegal="error", num_threads=0, copy=True,
+                 opening_plies=0, reward="match_points", illegal="error", num_threads=1, copy=True,
                  mask_dtype="int8", render_mode=None):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"urim.VecEnv: num_envs must be a positive integer, got {num_envs!r}")
