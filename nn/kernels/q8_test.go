@@ -173,3 +173,28 @@ func TestQ8Panics(t *testing.T) {
 		}()
 	}
 }
+
+// BenchmarkQ8Layer compares one 128-row block of a 128×128 layer in int8
+// (quantisation included) with the float32 packed product, bias and ReLU.
+func BenchmarkQ8Layer(b *testing.B) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	const m, k, n = 128, 128, 128
+	x, w, bias := randSlice(rng, m*k), randSlice(rng, k*n), randSlice(rng, n)
+	c := make([]float32, m*n)
+	b.Run("fp32", func(b *testing.B) {
+		var p PackedB
+		p.Pack(k, n, w, n)
+		for b.Loop() {
+			SgemmPackedBias(m, x, k, &p, bias, true, c, n)
+		}
+	})
+	b.Run("int8", func(b *testing.B) {
+		var p PackedQ8
+		p.Pack(k, n, w, n)
+		var q Q8Rows
+		for b.Loop() {
+			q.Quantize(m, k, x, k)
+			Q8Gemm(&q, &p, bias, true, c, n)
+		}
+	})
+}
