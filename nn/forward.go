@@ -48,8 +48,8 @@ type workspace struct {
 
 // unitScratch is what one unit of a forward pass works in.
 type unitScratch struct {
-	local [][]float32 // per activation: chunk rows if it is unit-local, else nil
-	view  [][]float32 // per activation: the unit's rows, set for each unit
+	local [][]float32    // per activation: chunk rows if it is unit-local, else nil
+	view  [][]float32    // per activation: the unit's rows, set for each unit
 	q     kernels.Q8Rows // the quantised input of an int8 layer
 }
 
