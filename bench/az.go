@@ -151,7 +151,7 @@ func AZ(o AZOptions) (AZResult, error) {
 	if cpuTime() > 0 {
 		lc.NetClock = cpuTime
 	}
-	l, err := agents.NewLockstep(net, lc, o.Threads, o.Seed)
+	l, err := agents.NewLockstep(net.AtPrecision(alphazero.Precision(&cfg)), lc, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
