@@ -107,7 +107,13 @@ var (
 
 func init() {
 	backends = append([]backend{{name: "generic", sgemm: sgemmGeneric}}, archBackends()...)
-	backends = append(backends, blasBackends()...)
+	if blas := blasBackends(); len(blas) > 0 {
+		// OpenBLAS has no int8 product: it takes the fastest assembly one.
+		for i := range blas {
+			blas[i].q8 = backends[len(backends)-1].q8
+		}
+		backends = append(backends, blas...)
+	}
 	cur = backends[len(backends)-1]
 	checker = checkBackend(cur)
 	if name := os.Getenv(EnvVar); name != "" {
