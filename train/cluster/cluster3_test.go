@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,38 +15,20 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// freePorts returns n free TCP ports on 127.0.0.1.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	var ports []int
-	var ls []net.Listener
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	for _, l := range ls {
-		l.Close()
-	}
-	return ports
-}
-
-// node starts cluster node i of three with routes to the others on
-// 127.0.0.1, its JetStream storage in dir.
-func node(t *testing.T, i int, dir string, client, route []int) *server.Server {
+// node starts cluster node i of three on 127.0.0.1, on ports it picks
+// itself (no port is guessed free and then raced for), with routes to the
+// running nodes of others and its JetStream storage in dir.
+func node(t *testing.T, i int, dir string, others []*server.Server) *server.Server {
 	t.Helper()
 	var routes []string
-	for j, p := range route {
-		if j != i {
-			routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", p))
+	for _, o := range others {
+		if o != nil {
+			routes = append(routes, fmt.Sprintf("nats-route://%s", o.ClusterAddr()))
 		}
 	}
-	opts := &server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: client[i], NoSigs: true, NoLog: true,
+	opts := &server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true,
 		JetStream: true, StoreDir: filepath.Join(dir, fmt.Sprintf("n%d", i)),
-		Cluster: server.ClusterOpts{Name: "urim-test", Host: "127.0.0.1", Port: route[i]},
+		Cluster: server.ClusterOpts{Name: "urim-test", Host: "127.0.0.1", Port: server.RANDOM_PORT},
 		Routes:  server.RoutesFromStr(strings.Join(routes, ","))}
 	s, err := server.NewServer(opts)
 	if err != nil {
@@ -74,11 +55,9 @@ func TestThreeNodeCluster(t *testing.T) {
 		t.Skip("under CI the three-node test runs in .ci/run's cluster block (URIM_CLUSTER_TESTS=1)")
 	}
 	dir := t.TempDir()
-	ports := freePorts(t, 6)
-	client, route := ports[:3], ports[3:]
 	nodes := make([]*server.Server, 3)
 	for i := range nodes {
-		nodes[i] = node(t, i, dir, client, route)
+		nodes[i] = node(t, i, dir, nodes[:i])
 	}
 	defer func() {
 		for _, s := range nodes {
@@ -88,18 +67,18 @@ func TestThreeNodeCluster(t *testing.T) {
 		}
 	}()
 	var urls []string
-	for _, p := range client {
-		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", p))
+	for _, n := range nodes {
+		urls = append(urls, n.ClientURL())
 	}
 	url := strings.Join(urls, ",")
 	cfg := tinyCluster(t, dir, "stop.iterations=6", "cluster.workers=0", "cluster.nats="+url, "cluster.replicas=3")
 	log := &syncBuffer{}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // a loaded machine: an iteration can take a minute under -race
+	ctx, cancel := testBudget(t) // a loaded machine: an iteration can take a minute under -race
 	defer cancel()
 	var l *Learner
 	var err error
 	for try := 0; ; try++ { // JetStream answers once the cluster has a meta leader
-		if l, err = OpenLearner(ctx, &cfg, LearnerOptions{Log: log}); err == nil || try == 60 {
+		if l, err = OpenLearner(ctx, &cfg, LearnerOptions{Log: log}); err == nil || ctx.Err() != nil {
 			break
 		}
 		t.Logf("try %d: %v", try, err)
@@ -126,7 +105,7 @@ func TestThreeNodeCluster(t *testing.T) {
 	nodes[stopped].WaitForShutdown()
 	nodes[stopped] = nil
 	waitIteration(t, cfg.Output, 4, done)
-	nodes[stopped] = node(t, stopped, dir, client, route)
+	nodes[stopped] = node(t, stopped, dir, nodes) // new ports: the clients learn them from the others
 	if err := <-done; err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}
@@ -141,7 +120,6 @@ func TestThreeNodeCluster(t *testing.T) {
 	checkOnce(t, dir)
 	// The node that was away is a current replica of the stream again.
 	js, _ := jetstream.New(l.nc)
-	deadline := time.Now().Add(60 * time.Second)
 	for {
 		s, err := js.Stream(ctx, l.res.n.stream)
 		if err == nil {
@@ -150,8 +128,8 @@ func TestThreeNodeCluster(t *testing.T) {
 				break
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the restarted node did not catch up: %v", err)
+		if !beforeDeadline(t) {
+			t.Fatalf("the restarted node did not catch up in the test's time: %v", err)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}

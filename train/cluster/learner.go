@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -282,9 +283,35 @@ func (l *Learner) waiting(got, games int, err error) {
 		if err != nil {
 			why = fmt.Sprintf(" (%v)", err)
 		}
-		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (start urim worker --nats %s)\n", got, games, why, l.URL())
+		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (%s)\n", got, games, why, l.workersNote())
 		l.lastWait = time.Now()
 	}
+}
+
+// workersNote says, for a wait, which workers are there: those whose
+// heartbeat (sent as games end) is recent, else the local ones starting,
+// else how to start one.
+func (l *Learner) workersNote() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	seen := 0
+	if keys, err := l.res.kv.ListKeys(ctx); err == nil {
+		for k := range keys.Keys() {
+			if e, err := l.res.kv.Get(ctx, k); err == nil && strings.HasPrefix(k, keyWorkers+".") {
+				var hb heartbeat
+				if json.Unmarshal(e.Value(), &hb) == nil && time.Since(hb.Seen) < time.Minute {
+					seen++
+				}
+			}
+		}
+	}
+	switch {
+	case seen > 0:
+		return fmt.Sprintf("%d workers reported in the last minute: they are playing", seen)
+	case l.locals != nil:
+		return fmt.Sprintf("%d local workers started; none has finished a game yet", len(l.locals.cmds))
+	}
+	return fmt.Sprintf("no worker has reported yet: start urim worker --nats %s --run %s", l.URL(), l.res.n.run)
 }
 
 // take handles one shard message, adding its games to b when it is kept.
