@@ -62,6 +62,13 @@ func (s Sink) Transient() Sink {
 	return s
 }
 
+// Plain returns the sink writing plain lines instead of bars, for jobs
+// reported side by side (bars would draw over each other).
+func (s Sink) Plain() Sink {
+	s.bars = false
+	return s
+}
+
 // Enabled reports whether the sink reports anything.
 func (s Sink) Enabled() bool { return s.w != nil }
 
@@ -227,7 +234,7 @@ func (b *Bar) detail(now time.Time) string {
 		if left > 0 {
 			fmt.Fprintf(&s, ", %s left", roundDuration(time.Duration(float64(left)/r*float64(time.Second))))
 		}
-	} else if el := now.Sub(b.start); el >= LineEvery {
+	} else if el := now.Sub(b.start); b.started && el >= LineEvery {
 		fmt.Fprintf(&s, " (%s)", roundDuration(el))
 	}
 	return s.String()
