@@ -19,6 +19,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
@@ -69,26 +70,46 @@ type Learner struct {
 	eval     *runEval // cluster.evaluation: the tournament streams are set up
 }
 
-// dropped sums up one worker's dropped shards in a Collect.
+// dropped sums up one worker's dropped shards in a Collect: those too old
+// (counted) and those refused (counted, the first one's reason kept).
 type dropped struct {
-	n     int
-	first string
+	lag, refused int
+	first        string
 }
 
-// logDrops writes one line per worker whose shards a Collect dropped.
-func (l *Learner) logDrops() {
+// logDrops writes at most two lines for a Collect's dropped shards: the
+// shards too old, counted per worker (workers that play faster than the
+// learner trains), and the shards refused, with the first reason per
+// worker (a worker of another build or rules: something to fix).
+func (l *Learner) logDrops(version int) {
 	workers := make([]string, 0, len(l.drops))
 	for w := range l.drops {
 		workers = append(workers, w)
 	}
 	slices.Sort(workers)
+	var lag, refused []string
+	nLag, nRefused := 0, 0
 	for _, w := range workers {
 		d := l.drops[w]
-		more := ""
-		if d.n > 1 {
-			more = fmt.Sprintf(" (and %d more)", d.n-1)
+		if d.lag > 0 {
+			nLag += d.lag
+			lag = append(lag, fmt.Sprintf("worker %s %d", w, d.lag))
 		}
-		fmt.Fprintf(l.log, "train: dropped %d shards of worker %s: %s%s\n", d.n, w, d.first, more)
+		if d.refused > 0 {
+			nRefused += d.refused
+			more := ""
+			if d.refused > 1 {
+				more = fmt.Sprintf(" (and %d more)", d.refused-1)
+			}
+			refused = append(refused, fmt.Sprintf("worker %s: %s%s", w, d.first, more))
+		}
+	}
+	if nLag > 0 {
+		fmt.Fprintf(l.log, "train: dropped %s too old (played by networks more than max_lag %d versions older than %d): %s\n",
+			progress.Count(nLag, "shards"), l.maxLag, version, strings.Join(lag, ", "))
+	}
+	if nRefused > 0 {
+		fmt.Fprintf(l.log, "train: refused %s: %s\n", progress.Count(nRefused, "shards"), strings.Join(refused, "; "))
 	}
 }
 
@@ -227,7 +248,8 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 	return nil
 }
 
-// Collect takes shards until they hold games finished games. Shards whose
+// Collect takes shards until they hold games finished games, then the
+// shards waiting already, up to drainFactor times games. Shards whose
 // network is more than max_lag versions older than version, and shards of
 // other rules or builds, are dropped (acknowledged as terminated) and
 // counted; shards seen reports as committed are acknowledged and skipped.
@@ -235,7 +257,7 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 	b := &train.RemoteBatch{}
 	got := 0
 	l.drops = map[string]dropped{}
-	defer l.logDrops()
+	defer l.logDrops(version)
 	start := time.Now()
 	l.lastWait = start
 	for got < games {
@@ -273,8 +295,35 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 			l.waiting(got, games, err)
 		}
 	}
+	// Then the shards waiting already, up to drainFactor times the games
+	// asked: workers play while the learner trains, and what they played
+	// meanwhile is fresh now but would be too old (max_lag) after a few
+	// more iterations. An iteration takes more games when workers play
+	// faster than the learner trains, and trains on all of them (training
+	// steps follow the positions).
+	for got < drainFactor*games {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		batch, err := l.cons.FetchNoWait(64)
+		if err != nil {
+			break
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			got += l.take(ctx, msg, version, seen, b)
+		}
+		if n == 0 {
+			break
+		}
+	}
 	return b, nil
 }
+
+// drainFactor bounds the games an iteration takes from the shards waiting:
+// this many times selfplay.games_per_iteration.
+const drainFactor = 4
 
 // waiting notes, at most every 30 seconds, that the learner waits.
 func (l *Learner) waiting(got, games int, err error) {
@@ -328,10 +377,14 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	drop := func(counter *int, format string, args ...any) int {
 		*counter++
 		d := l.drops[worker]
-		if d.n == 0 {
-			d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+		if counter == &b.DroppedLag {
+			d.lag++
+		} else {
+			if d.refused == 0 {
+				d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+			}
+			d.refused++
 		}
-		d.n++
 		l.drops[worker] = d
 		_ = msg.Term() // it will not be trained on; if the reply is lost JetStream offers it again, and it is dropped again
 		return 0
