@@ -150,8 +150,9 @@ Examples:
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(io.out, "%s: %d iterations; best network: %s\n", sum.Dir, sum.Iterations,
-					train.CheckpointPath(sum.Dir, sum.Best))
+				best := train.CheckpointPath(sum.Dir, sum.Best)
+				fmt.Fprintf(io.out, "%s: %s; best network: %s\n", sum.Dir, progress.Count(sum.Iterations, "iterations"), best)
+				fmt.Fprintf(io.out, "next: %s\n", nextCommand(cfg.Algorithm, best))
 				return nil
 			}
 		},
@@ -176,4 +177,14 @@ func trainInterrupted(io *stdio, dir string, sum *train.Summary) error {
 		}
 	}
 	return i.exit(io)
+}
+
+// nextCommand is what a finished run suggests: a match of its best network
+// against greedy (urim play plays it in person).
+func nextCommand(algorithm, best string) string {
+	spec := "az:ckpt=" + best + ",sims=100"
+	if algorithm == "ppo" {
+		spec = "neural:ckpt=" + best
+	}
+	return fmt.Sprintf("urim match --games 100 %s greedy (or play it: urim play --opponent %s)", shellQuote(spec), shellQuote(spec))
 }
