@@ -45,9 +45,10 @@ func init() {
 		usage: "[--config FILE] [--set key=value ...] [--resume [RUN_DIR]]",
 		short: "train an agent by self-play (AlphaZero or PPO) from a YAML config",
 		long: `Trains a network by self-play as a YAML config says: AlphaZero by default,
-PPO with algorithm: ppo (see docs/config.md; configs/quickstart.yaml takes
-about 2 minutes here, its time budget stopping it at 9; without --config,
-the built-in copy of configs/quickstart.yaml is used). Everything goes to
+PPO with algorithm: ppo (see docs/config.md; configs/quickstart.yaml runs
+300 iterations, or 9 minutes of training if that comes first: about 4
+minutes here; without --config, the built-in copy of
+configs/quickstart.yaml is used). Everything goes to
 the run directory (output: in the config): the effective config.yaml,
 metrics.csv with one row per iteration, losses.png, elo.png and speed.png
 (one panel per quantity), checkpoints/latest.ckpt, best.ckpt and the

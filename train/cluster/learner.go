@@ -200,6 +200,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 func (l *Learner) publishConfig(ctx context.Context, cfg *train.Config, rules env.Rules) error {
 	c := *cfg
 	c.Cluster = train.DefaultCluster() // where the learner's server is and its credentials' files are its own
+	c.Cluster.GamesPerShard = cfg.Cluster.GamesPerShard // the workers' to follow
 	eff, err := c.Marshal()
 	if err != nil {
 		return err
@@ -305,7 +306,10 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		batch, err := l.cons.FetchNoWait(64)
+		// As many shards as the games still taken fill (a shard fetched
+		// is held until the iteration commits).
+		want := max(1, min(64, (drainFactor*games-got)*len(b.Shards)/max(got, 1)))
+		batch, err := l.cons.FetchNoWait(want)
 		if err != nil {
 			break
 		}
