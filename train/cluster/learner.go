@@ -199,7 +199,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 // publishConfig stores the run's effective config and rules for workers.
 func (l *Learner) publishConfig(ctx context.Context, cfg *train.Config, rules env.Rules) error {
 	c := *cfg
-	c.Cluster = train.DefaultCluster() // where the learner's server is and its credentials' files are its own
+	c.Cluster = train.DefaultCluster()                  // where the learner's server is and its credentials' files are its own
 	c.Cluster.GamesPerShard = cfg.Cluster.GamesPerShard // the workers' to follow
 	eff, err := c.Marshal()
 	if err != nil {
