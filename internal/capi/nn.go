@@ -43,6 +43,17 @@ func LoadNetwork(path string) (*Network, error) {
 	return &Network{p: p}, nil
 }
 
+// SetPrecision sets the arithmetic of Predict: "fp32" or "int8"
+// (nn.Precision).
+func (w *Network) SetPrecision(name string) error {
+	p, err := nn.ParsePrecision(name)
+	if err != nil {
+		return Errorf(ErrArg, "capi: %v", err)
+	}
+	w.p.SetPrecision(p)
+	return nil
+}
+
 // Net returns the network.
 func (w *Network) Net() *nn.Net { return w.p.Net() }
 
