@@ -58,14 +58,14 @@ type Learner struct {
 	maxLag   int
 	rules    string
 	build    string
-	dim, a   int
 	pending  []jetstream.Msg
 	held     map[string]bool // shard ids of pending
 	last     int             // newest version published
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
-	eval     *runEval // cluster.evaluation: the tournament streams are set up
+	check    *dataset.PackedChecker // the checks of urim dataset verify, shard by shard
+	eval     *runEval               // cluster.evaluation: the tournament streams are set up
 }
 
 // dropped sums up one worker's dropped shards in a Collect.
@@ -110,16 +110,20 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 	if err != nil {
 		return nil, err
 	}
-	g, err := env.NewGame(rules)
-	if err != nil {
-		return nil, err
-	}
 	enc, err := env.ParseEncoding(cfg.Encoding)
 	if err != nil {
 		return nil, err
 	}
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return nil, err
+	}
+	check, err := dataset.NewPackedChecker(rules, enc, reward)
+	if err != nil {
+		return nil, err
+	}
 	l := &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
-		dim: env.NewEncoder(g, enc).Dim(), a: g.PitsPerRow(), held: map[string]bool{}, last: -1}
+		held: map[string]bool{}, last: -1, check: check}
 	defer func() {
 		if err != nil {
 			l.Close()
@@ -227,8 +231,9 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 }
 
 // Collect takes shards until they hold games finished games. Shards whose
-// network is more than max_lag versions older than version, and shards of
-// other rules or builds, are dropped (acknowledged as terminated) and
+// network is more than max_lag versions older than version, shards of
+// other rules or builds, and shards that fail the checks of urim dataset
+// verify are dropped (acknowledged as terminated) and
 // counted; shards seen reports as committed are acknowledged and skipped.
 func (l *Learner) Collect(ctx context.Context, version, games int, seen func(string) bool) (*train.RemoteBatch, error) {
 	b := &train.RemoteBatch{}
@@ -329,7 +334,10 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	case version-v > l.maxLag:
 		return drop(&b.DroppedLag, "played by network %d, %d versions older than %d (max_lag %d)", v, version-v, version, l.maxLag)
 	}
-	games, err := dataset.Unpack(msg.Data(), l.dim, l.a)
+	// The checks of urim dataset verify: a shard that fails them (values out
+	// of range, NaN, masks or policies that are not the game's) is refused
+	// here, never trained on, and never stops the run.
+	games, err := l.check.Unpack(msg.Data())
 	if err != nil {
 		return drop(&b.DroppedRefused, "%v", err)
 	}
