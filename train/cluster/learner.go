@@ -136,7 +136,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 		}
 		url, creds, replicas = l.emb.URL, l.emb.Learner, 1
 	}
-	if l.nc, err = Connect(url, creds, "urim train "+run); err != nil {
+	if l.nc, err = ConnectRun(url, creds, "urim train "+run, run); err != nil {
 		return nil, err
 	}
 	js, err := jetstream.New(l.nc)
