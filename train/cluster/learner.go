@@ -66,6 +66,7 @@ type Learner struct {
 	drops    map[string]dropped
 	check    *dataset.PackedChecker // the checks of urim dataset verify, shard by shard
 	eval     *runEval               // cluster.evaluation: the tournament streams are set up
+	url      string                 // the server's URL when last connected
 }
 
 // dropped sums up one worker's dropped shards in a Collect.
@@ -91,8 +92,14 @@ func (l *Learner) logDrops() {
 	}
 }
 
-// URL is the server's client URL.
-func (l *Learner) URL() string { return l.nc.ConnectedUrlRedacted() }
+// URL is the server's client URL (the one last connected to, while the
+// connection is away).
+func (l *Learner) URL() string {
+	if u := l.nc.ConnectedUrlRedacted(); u != "" {
+		l.url = u
+	}
+	return l.url
+}
 
 // OpenLearner connects the learner of cfg (a validated, distributed
 // config): it starts the embedded server and the local workers when
@@ -348,23 +355,37 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	return len(games)
 }
 
+// ackBudget is how long Committed tries to have the iteration's shards
+// acknowledged (the server restarting, a cluster electing a leader)
+// before it fails; ackNote how often it says what it waits for meanwhile.
+var ackBudget, ackNote = 2 * time.Minute, 10 * time.Second
+
 // Committed acknowledges the shards of the last Collect, waiting for the
-// server's confirmation of each.
+// server's confirmation of each: it says every ackNote what it waits for,
+// and fails after ackBudget with an error saying so (the iteration is
+// committed by then: a resumed run skips its shards).
 func (l *Learner) Committed() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	for i, msg := range l.pending {
-		var err error
-		for try := 0; try < 60; try++ {
-			if err = msg.DoubleAck(ctx); err == nil {
-				break
-			}
-			time.Sleep(time.Second) // a cluster electing a new leader
+	start := time.Now()
+	deadline, lastNote := start.Add(ackBudget), start
+	for len(l.pending) > 0 {
+		msg := l.pending[0]
+		ctx, cancel := context.WithTimeout(context.Background(), max(time.Millisecond, min(5*time.Second, ackNote, time.Until(deadline))))
+		err := msg.DoubleAck(ctx)
+		cancel()
+		if err == nil {
+			l.pending = l.pending[1:]
+			continue
 		}
-		if err != nil {
-			l.pending = l.pending[i:]
-			return fmt.Errorf("cluster: acknowledge shard %s: %w (the run is committed; a resumed run skips the shard)", msg.Headers().Get(hdrShard), err)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cluster: acknowledge shard %s: the NATS server at %s confirmed none of the last %d shards' acknowledgements in %v (connection %s): %w (the run is committed; a resumed run skips the shards)",
+				msg.Headers().Get(hdrShard), l.URL(), len(l.pending), ackBudget, l.nc.Status(), err)
 		}
+		if time.Since(lastNote) >= ackNote {
+			fmt.Fprintf(l.log, "train: waiting for the NATS server at %s to confirm the acknowledgement of %d shards (%v; connection %s): giving up in %v\n",
+				l.URL(), len(l.pending), err, l.nc.Status(), time.Until(deadline).Round(time.Second))
+			lastNote = time.Now()
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	l.pending = l.pending[:0]
 	clear(l.held)

@@ -54,7 +54,7 @@ func TestPoisonedShardsAreRefused(t *testing.T) {
 		},
 		"no-legal": func(g *dataset.Game) { clear(g.Mask[:a]) },
 	}
-	nc, err := Connect(l.emb.URL, l.emb.Worker, "test")
+	nc, err := ConnectRun(l.emb.URL, l.emb.Worker, "test", "run")
 	if err != nil {
 		t.Fatal(err)
 	}
