@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/memlimit"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -257,12 +258,21 @@ func checkResign(r Resign) error {
 
 // checkReplay validates the replay section: its datasets are read, never
 // the directories the run writes.
-func checkReplay(c *train.Config, _ *env.Game) error {
+func checkReplay(c *train.Config, game *env.Game) error {
 	r := ReplayOf(c)
 	if err := train.FirstError(
 		train.IntRange("replay.window", r.Window, 1, maxWindow),
 		train.IntRange("replay.min_positions", r.MinPositions, 0, r.Window)); err != nil {
 		return err
+	}
+	// The window is allocated whole when the run starts: it must fit in
+	// memory (game is nil for bad rules, reported already).
+	if enc, err := env.ParseEncoding(c.Encoding); err == nil && game != nil {
+		dim, a := enc.Dim(game), game.PitsPerRow()
+		need := BufferBytes(dim, a, r.Window)
+		if err := memlimit.Check(fmt.Sprintf("replay.window %d (%d bytes a position, %s encoding)", r.Window, need/uint64(r.Window), c.Encoding), need); err != nil {
+			return train.ConfigErrorf("replay.window", "%v", err)
+		}
 	}
 	for i, dir := range r.Datasets {
 		key := fmt.Sprintf("replay.datasets[%d]", i)

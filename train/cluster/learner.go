@@ -60,14 +60,15 @@ type Learner struct {
 	maxLag   int
 	rules    string
 	build    string
-	dim, a   int
 	pending  []jetstream.Msg
 	held     map[string]bool // shard ids of pending
 	last     int             // newest version published
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
-	eval     *runEval // cluster.evaluation: the tournament streams are set up
+	check    *dataset.PackedChecker // the checks of urim dataset verify, shard by shard
+	eval     *runEval               // cluster.evaluation: the tournament streams are set up
+	url      string                 // the server's URL when last connected
 }
 
 // dropped sums up one worker's dropped shards in a Collect: those too old
@@ -113,8 +114,14 @@ func (l *Learner) logDrops(version int) {
 	}
 }
 
-// URL is the server's client URL.
-func (l *Learner) URL() string { return l.nc.ConnectedUrlRedacted() }
+// URL is the server's client URL (the one last connected to, while the
+// connection is away).
+func (l *Learner) URL() string {
+	if u := l.nc.ConnectedUrlRedacted(); u != "" {
+		l.url = u
+	}
+	return l.url
+}
 
 // OpenLearner connects the learner of cfg (a validated, distributed
 // config): it starts the embedded server and the local workers when
@@ -132,16 +139,20 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 	if err != nil {
 		return nil, err
 	}
-	g, err := env.NewGame(rules)
-	if err != nil {
-		return nil, err
-	}
 	enc, err := env.ParseEncoding(cfg.Encoding)
 	if err != nil {
 		return nil, err
 	}
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return nil, err
+	}
+	check, err := dataset.NewPackedChecker(rules, enc, reward)
+	if err != nil {
+		return nil, err
+	}
 	l := &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
-		dim: env.NewEncoder(g, enc).Dim(), a: g.PitsPerRow(), held: map[string]bool{}, last: -1}
+		held: map[string]bool{}, last: -1, check: check}
 	defer func() {
 		if err != nil {
 			l.Close()
@@ -154,7 +165,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 		}
 		url, creds, replicas = l.emb.URL, l.emb.Learner, 1
 	}
-	if l.nc, err = Connect(url, creds, "urim train "+run); err != nil {
+	if l.nc, err = ConnectRun(url, creds, "urim train "+run, run); err != nil {
 		return nil, err
 	}
 	js, err := jetstream.New(l.nc)
@@ -251,8 +262,9 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 
 // Collect takes shards until they hold games finished games, then the
 // shards waiting already, up to drainFactor times games. Shards whose
-// network is more than max_lag versions older than version, and shards of
-// other rules or builds, are dropped (acknowledged as terminated) and
+// network is more than max_lag versions older than version, shards of
+// other rules or builds, and shards that fail the checks of urim dataset
+// verify are dropped (acknowledged as terminated) and
 // counted; shards seen reports as committed are acknowledged and skipped.
 func (l *Learner) Collect(ctx context.Context, version, games int, seen func(string) bool) (*train.RemoteBatch, error) {
 	b := &train.RemoteBatch{}
@@ -413,7 +425,10 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	case version-v > l.maxLag:
 		return drop(&b.DroppedLag, "played by network %d, %d versions older than %d (max_lag %d)", v, version-v, version, l.maxLag)
 	}
-	games, err := dataset.Unpack(msg.Data(), l.dim, l.a)
+	// The checks of urim dataset verify: a shard that fails them (values out
+	// of range, NaN, masks or policies that are not the game's) is refused
+	// here, never trained on, and never stops the run.
+	games, err := l.check.Unpack(msg.Data())
 	if err != nil {
 		return drop(&b.DroppedRefused, "%v", err)
 	}
@@ -424,23 +439,37 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	return len(games)
 }
 
+// ackBudget is how long Committed tries to have the iteration's shards
+// acknowledged (the server restarting, a cluster electing a leader)
+// before it fails; ackNote how often it says what it waits for meanwhile.
+var ackBudget, ackNote = 2 * time.Minute, 10 * time.Second
+
 // Committed acknowledges the shards of the last Collect, waiting for the
-// server's confirmation of each.
+// server's confirmation of each: it says every ackNote what it waits for,
+// and fails after ackBudget with an error saying so (the iteration is
+// committed by then: a resumed run skips its shards).
 func (l *Learner) Committed() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	for i, msg := range l.pending {
-		var err error
-		for try := 0; try < 60; try++ {
-			if err = msg.DoubleAck(ctx); err == nil {
-				break
-			}
-			time.Sleep(time.Second) // a cluster electing a new leader
+	start := time.Now()
+	deadline, lastNote := start.Add(ackBudget), start
+	for len(l.pending) > 0 {
+		msg := l.pending[0]
+		ctx, cancel := context.WithTimeout(context.Background(), max(time.Millisecond, min(5*time.Second, ackNote, time.Until(deadline))))
+		err := msg.DoubleAck(ctx)
+		cancel()
+		if err == nil {
+			l.pending = l.pending[1:]
+			continue
 		}
-		if err != nil {
-			l.pending = l.pending[i:]
-			return fmt.Errorf("cluster: acknowledge shard %s: %w (the run is committed; a resumed run skips the shard)", msg.Headers().Get(hdrShard), err)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cluster: acknowledge shard %s: the NATS server at %s confirmed none of the last %d shards' acknowledgements in %v (connection %s): %w (the run is committed; a resumed run skips the shards)",
+				msg.Headers().Get(hdrShard), l.URL(), len(l.pending), ackBudget, l.nc.Status(), err)
 		}
+		if time.Since(lastNote) >= ackNote {
+			fmt.Fprintf(l.log, "train: waiting for the NATS server at %s to confirm the acknowledgement of %d shards (%v; connection %s): giving up in %v\n",
+				l.URL(), len(l.pending), err, l.nc.Status(), time.Until(deadline).Round(time.Second))
+			lastNote = time.Now()
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	l.pending = l.pending[:0]
 	clear(l.held)

@@ -22,7 +22,7 @@ func TestRefusedShardsAreCountedAndNamed(t *testing.T) {
 	if err := RunWorker(ctx, WorkerOptions{URL: l.emb.URL, Credentials: l.emb.Worker, Run: "run", ID: "old", Threads: 1, Log: log, MaxShards: 2}); err != nil {
 		t.Fatal(err)
 	}
-	nc, err := Connect(l.emb.URL, l.emb.Worker, "test")
+	nc, err := ConnectRun(l.emb.URL, l.emb.Worker, "test", "run")
 	if err != nil {
 		t.Fatal(err)
 	}

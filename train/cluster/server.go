@@ -81,8 +81,10 @@ func (e *Embedded) Shutdown() {
 }
 
 // workerPermissions lets a worker of the run publish its shards and its
-// heartbeats and read the run's config and networks, and nothing else: no other run's subjects, no
-// JetStream administration.
+// heartbeats, read the run's config and networks and take its tournament
+// games, and nothing else: no other run's subjects or replies, no
+// JetStream administration. docs/distributed.md's nats.conf lists the
+// same (TestDocumentedConfig).
 func workerPermissions(n names) *server.Permissions {
 	kvStream, objStream := "KV_"+n.kv, "OBJ_"+n.nets
 	api := "$JS.API."
@@ -103,8 +105,10 @@ func workerPermissions(n names) *server.Permissions {
 		api + "CONSUMER.MSG.NEXT." + n.evalStream + "." + evalConsumer, "$JS.ACK." + n.evalStream + "." + evalConsumer + ".>",
 	}
 	return &server.Permissions{
-		Publish:   &server.SubjectPermission{Allow: pub},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		Publish: &server.SubjectPermission{Allow: pub},
+		// The run's own inbox (ConnectRun): "_INBOX.>" would carry every
+		// reply on the server, another run's shards among them.
+		Subscribe: &server.SubjectPermission{Allow: []string{InboxPrefix(n.run) + ".>"}},
 	}
 }
 
