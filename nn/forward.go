@@ -37,6 +37,9 @@ type workspace struct {
 	// runs in int8 (indexed by op; a zero PackedQ8 for the others): a
 	// Predictor quantises them when the weights change. nil at float32.
 	q8 []kernels.PackedQ8
+	// toQ8 marks, per op, the layer norms that at int8 write the next op's
+	// quantised input (normToQ8); that op then skips its Quantize.
+	toQ8 []bool
 	// local marks the unit-local activations; units is the free list of
 	// unit scratch, one per unit running at once.
 	local []bool
@@ -54,7 +57,7 @@ type unitScratch struct {
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
-	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows()}
+	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows(), toQ8: normToQ8(g)}
 	// One slab for the batch-wide buffers: the activations (only the heads'
 	// for inference) and, for training, their gradients.
 	size := 0
@@ -180,7 +183,9 @@ func (n *Net) forwardOp(i int, ws *workspace, us *unitScratch, r0, r1 int) {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
 		if ws.q8 != nil && int8Op(&n.g, o) {
-			us.q.Quantize(rows, o.nin, x, o.nin)
+			if i == 0 || !ws.toQ8[i-1] {
+				us.q.Quantize(rows, o.nin, x, o.nin)
+			}
 			kernels.Q8Gemm(&us.q, &ws.q8[i], b, o.act == actReLU, y, o.nout)
 			return
 		}
@@ -205,6 +210,11 @@ func (n *Net) forwardOp(i int, ws *workspace, us *unitScratch, r0, r1 int) {
 	case opNorm:
 		k := n.g.normIndex[i]
 		gain, bias := n.params[o.w].W, n.params[o.b].W
+		if ws.q8 != nil && ws.toQ8[i] {
+			// one pass: the next op's int8 input, not y
+			us.q.LayerNormQ8(x[:rows*o.nin], gain, bias, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], normEps, o.act == actReLU)
+			return
+		}
 		// One call for the block: mean, variance, the output and its ReLU
 		// with each row in the first level of cache.
 		kernels.LayerNorm(y[:rows*o.nout], x[:rows*o.nin], gain, bias, ws.mean[k][r0:r1], ws.rstd[k][r0:r1], normEps, o.act == actReLU)

@@ -45,6 +45,28 @@ func int8Op(g *graph, o *op) bool {
 	return o.kind == opLinear && o.in != 0 && o.out != g.policy && o.out != g.value && o.act != actTanh
 }
 
+// normToQ8 returns, per op of g, whether at Int8 it is a layer norm that
+// quantises its output straight into the int8 input of the next op
+// (kernels.Q8Rows.LayerNormQ8): a norm whose output only that op reads,
+// an int8 Linear op.
+func normToQ8(g *graph) []bool {
+	reads := make([]int, len(g.widths))
+	for _, o := range g.ops {
+		reads[o.in]++
+		if o.kind == opAdd {
+			reads[o.in2]++
+		}
+	}
+	reads[g.policy]++
+	reads[g.value]++
+	fused := make([]bool, len(g.ops))
+	for i := 0; i+1 < len(g.ops); i++ {
+		o, next := &g.ops[i], &g.ops[i+1]
+		fused[i] = o.kind == opNorm && reads[o.out] == 1 && next.in == o.out && int8Op(g, next)
+	}
+	return fused
+}
+
 // AtPrecision returns n as a Model whose forward passes (NewInference) run
 // at precision p; at FP32 it returns n itself.
 func (n *Net) AtPrecision(p Precision) Model {

@@ -34,4 +34,4 @@ func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, 
 }
 
 // quantizeSIMD quantises in assembly: never in a pure-Go build.
-func quantizeSIMD(m, k int, x []float32, ldx int, q *Q8Rows) bool { return false }
+func quantizeSIMD(i0, m, k int, x []float32, ldx int, q *Q8Rows) bool { return false }

@@ -83,6 +83,7 @@ type Q8Rows struct {
 	scale    []float32 // per row: σ_i
 	zero     []int32   // per row: z_i
 	acc      []int32   // the generic product's row of sums
+	tile     []float32 // LayerNormQ8's normalised rows, a tile at a time
 }
 
 // Quantize quantises the m×k matrix x (row stride ldx) into q, reusing q's
@@ -104,11 +105,19 @@ func (q *Q8Rows) Quantize(m, k int, x []float32, ldx int) {
 	if m == 0 {
 		return
 	}
-	if quantizeSIMD(m, k, x, ldx, q) {
+	q.quantizeRows(0, m, x, ldx)
+}
+
+// quantizeRows quantises the rows m of x (row stride ldx) into rows i0 to
+// i0+m of q, which Quantize or LayerNormQ8 has sized.
+func (q *Q8Rows) quantizeRows(i0, m int, x []float32, ldx int) {
+	k, kp := q.k, q.kp
+	if quantizeSIMD(i0, m, k, x, ldx, q) {
 		return
 	}
 	for i := 0; i < m; i++ {
-		q.scale[i], q.zero[i] = quantizeRow(q.data[i*kp:i*kp+kp], x[i*ldx:i*ldx+k])
+		d := q.data[(i0+i)*kp : (i0+i+1)*kp]
+		q.scale[i0+i], q.zero[i0+i] = quantizeRow(d, x[i*ldx:i*ldx+k])
 	}
 }
 

@@ -77,12 +77,13 @@ func q8AVXVNNI(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c [
 	return true
 }
 
-// quantizeSIMD runs Quantize's rows in AVX-512 assembly, for k a multiple of
-// 16 on a back-end that is not kept to YMM registers, or reports false.
-func quantizeSIMD(m, k int, x []float32, ldx int, q *Q8Rows) bool {
+// quantizeSIMD runs quantizeRows (rows i0 to i0+m of q) in AVX-512
+// assembly, for k a multiple of 16 on a back-end that is not kept to YMM
+// registers, or reports false.
+func quantizeSIMD(i0, m, k int, x []float32, ldx int, q *Q8Rows) bool {
 	if !hasAVX512 || cur.ymmOnly || !cur.simd || k%16 != 0 {
 		return false
 	}
-	q8QuantizeAVX512(&q.data[0], q.kp, &x[0], ldx, m, k, &q.scale[0], &q.zero[0])
+	q8QuantizeAVX512(&q.data[i0*q.kp], q.kp, &x[0], ldx, m, k, &q.scale[i0], &q.zero[i0])
 	return true
 }
