@@ -117,6 +117,23 @@ func urim_vec_step(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_t
 	return
 }
 
+// urim_vec_random_actions writes one random legal action per game into the
+// actions buffer (capi.VecEnv.RandomActions, drawn in Go), for
+// urim_vec_step to play.
+//
+//export urim_vec_random_actions
+func urim_vec_random_actions(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
+	defer guard(&code, err, errlen)
+	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
+		b, e := vecBuffers(v, o.bufs)
+		if e != nil {
+			return e
+		}
+		return v.RandomActions(b.Actions)
+	}), err, errlen)
+	return
+}
+
 // urim_vec_reset starts every game again; has_seed 1 reseeds with seed.
 //
 //export urim_vec_reset

@@ -59,6 +59,7 @@ type VecEnv struct {
 	// a baseline sampling unmasked actions still plays games.
 	fallback bool
 	rng      uint64
+	draw     uint64 // the stream of RandomActions
 }
 
 // NewVecEnv builds the environment cfg describes.
@@ -95,7 +96,7 @@ func NewVecEnv(cfg VecConfig) (*VecEnv, error) {
 		return nil, err
 	}
 	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N), ended: make([]int32, 0, cfg.N),
-		fallback: fallback, rng: splitmix.Mix(cfg.Seed ^ 0x696c6c6567616c)}, nil
+		fallback: fallback, rng: splitmix.Mix(cfg.Seed ^ 0x696c6c6567616c), draw: drawSeed(cfg.Seed)}, nil
 }
 
 func orDefault(s, def string) string {
@@ -209,6 +210,7 @@ func (e *VecEnv) Reset(b *Buffers, seed *uint64) error {
 		}
 		_ = e.v.Close()
 		e.v, e.opt = v, v.Options()
+		e.draw = drawSeed(*seed)
 		// The new Vec's first observations are in its own buffers.
 		copy(b.Obs, v.Obs())
 		if e.opt.AutoReset == env.AutoResetSameStep {

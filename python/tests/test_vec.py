@@ -156,3 +156,24 @@ def test_copy_false_aliases_and_torch_buffers():
     np.testing.assert_array_equal(mine, obs)  # starts as a copy of the current observations
     o, *_ = env.step(np.zeros(4, np.int32) + 1)
     assert o is mine
+
+
+def test_random_actions_drawn_in_go():
+    env = urim.VecEnv(32, seed=2)
+    _, info = env.reset(seed=7)
+    a = env.random_actions()
+    assert a is env.actions_buffer and a.dtype == np.int32 and a.shape == (32,)
+    first = a.copy()
+    ended = 0
+    for _ in range(2000):
+        legal = info["legal"]
+        a = env.random_actions()
+        assert np.all((legal.astype(np.int64) >> a) & 1 | (legal == 0))
+        _, _, term, trunc, info = env.step(a)  # legal under illegal="error": no error
+        ended += int(term.sum() + trunc.sum())
+    assert ended > 0
+    env.reset(seed=7)
+    np.testing.assert_array_equal(env.random_actions(), first)
+    env.close()
+    with pytest.raises(urim.ClosedError):
+        env.random_actions()

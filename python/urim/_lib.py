@@ -40,6 +40,7 @@ _SIGNATURES = {
     "urim_vec_info": [u, ctypes.POINTER(u)],
     "urim_vec_set_buffers": [u, ctypes.POINTER(Buffers)],
     "urim_vec_step": [u],
+    "urim_vec_random_actions": [u],
     "urim_vec_reset": [u, i32, u64],
     "urim_vec_reset_mask": [u, u8p],
     "urim_vec_close": [u],

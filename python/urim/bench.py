@@ -3,12 +3,15 @@ the Go code they wrap, measured in the same run (ratios are what to
 compare: absolute figures move with the machine's load).
 
 - VecEnv at 1, 64, 1024 and 4096 games, random legal actions drawn in
-  NumPy (urim.random.RandomActions), against the loop of bench.Vec (what
+  NumPy (urim.random.RandomActions) or in Go (VecEnv.random_actions),
+  against the loop of bench.Vec (what
   `urim bench env` runs: env.Vec on one worker with random actions drawn
   in Go) at the same sizes, in interleaved runs (defaults, fast settings,
   Go, again and again); both in steps per second of the process's CPU
-  time. Two Python rows: the defaults (VecEnv(n): copy=True,
-  num_threads=1) and the fastest settings (copy=False, num_threads=1). Each
+  time. Three Python rows: the defaults (VecEnv(n): copy=True,
+  num_threads=1) with the actions drawn in Go, as the Go loop draws them
+  (like with like), the defaults with the actions drawn in NumPy, and
+  copy=False (num_threads=1) with the NumPy draw. Each
   ratio is printed as the min-max over the rounds (each round's Python run
   over the same round's Go run) and the ratio of the bests.
 - Agent("mcts:sims=200").act_batch on 256 positions against the same agent
@@ -38,24 +41,38 @@ def go_vec(n, steps, rules="urim"):
 
 
 FAST = {"copy": False}
+# The Python sides, each a VecEnv's settings (go_draw: the random actions
+# drawn in Go by env.random_actions(), as the Go loop draws them; else in
+# NumPy by urim.random.RandomActions), and the label printed.
+SIDES = {"defaults-go-draw": {"go_draw": True}, "defaults": {}, "fast": FAST}
+LABELS = {"defaults-go-draw": "VecEnv(n), Go draw", "defaults": "VecEnv(n), NumPy draw",
+          "fast": "copy=False, NumPy draw"}
 
 
 class _PyVec:
     """VecEnv(n, **settings) with random legal actions drawn in NumPy from
-    info["legal"] (with copy=False, the buffer the library rewrites)."""
+    info["legal"] (with copy=False, the buffer the library rewrites), or,
+    with go_draw, drawn in Go by env.random_actions() (the draw of the Go
+    loop, env.RandomActions)."""
 
-    def __init__(self, n, rules="urim", **settings):
-        self.n = n
+    def __init__(self, n, rules="urim", go_draw=False, **settings):
+        self.n, self.go_draw = n, go_draw
         self.env = VecEnv(n, rules=rules, seed=1, **settings)
         self.draw = RandomActions(self.env.num_actions, seed=1)
         _, self.info = self.env.reset()
         self.run(200)  # warm up, as bench.Vec does
 
     def run(self, batches):
-        step, draw, info = self.env.step, self.draw.draw, self.info
+        step, info = self.env.step, self.info
         t = time.process_time()
-        for _ in range(batches):
-            info = step(draw(info["legal"]))[4]
+        if self.go_draw:
+            draw = self.env.random_actions
+            for _ in range(batches):
+                info = step(draw())[4]
+        else:
+            draw = self.draw.draw
+            for _ in range(batches):
+                info = step(draw(info["legal"]))[4]
         self.info = info
         return batches * self.n / (time.process_time() - t)
 
@@ -67,9 +84,9 @@ def vec(n, steps, rounds=5, rules="urim"):
     Every side reads the process's CPU time (time.process_time and
     getrusage), so time spent waiting for a core while other jobs run does
     not count."""
-    sides = {"defaults": _PyVec(n, rules), "fast": _PyVec(n, rules, **FAST)}
+    sides = {name: _PyVec(n, rules, **kw) for name, kw in SIDES.items()}
     batches = max(1, -(-steps // n))
-    rates = {"defaults": [], "fast": [], "go": []}
+    rates = {name: [] for name in (*SIDES, "go")}
     for _ in range(rounds):
         for name, py in sides.items():
             rates[name].append(py.run(batches))
@@ -135,14 +152,14 @@ def main(argv=None):
         steps = args.steps if n > 1 else min(args.steps, 100_000)
         rates = vec(n, steps, args.rounds)
         go = rates["go"]
-        for name in ("defaults", "fast"):
+        for name in SIDES:
             py = rates[name]
             per_round = [p / g for p, g in zip(py, go)]
             rows.append({"what": "vec", "settings": name, "n": n, "python_steps_per_sec": max(py),
                          "go_steps_per_sec": max(go), "ratio": max(py) / max(go),
                          "ratio_min": min(per_round), "ratio_max": max(per_round)})
             if not args.json:
-                label = "VecEnv(n)" if name == "defaults" else "VecEnv(n, copy=False)"
+                label = LABELS[name]
                 print(f"VecEnv({n:5d}) {label:26s} Python {max(py) / 1e6:6.2f} M steps/CPU-s   Go (1 worker) "
                       f"{max(go) / 1e6:6.2f}   Python/Go {min(per_round):.2f}-{max(per_round):.2f} by round, "
                       f"{max(py) / max(go):.2f} of the bests", flush=True)

@@ -86,6 +86,7 @@ class VecEnv(VectorEnvBase):
         self._copy = bool(copy)
         self._n1 = (int(num_envs),)
         self._step = _lib.lib.urim_vec_step
+        self._draw = _lib.lib.urim_vec_random_actions
         self._err = ctypes.create_string_buffer(_lib.ERRLEN)
         info = _lib.blob_json("urim_vec_info", self._h)
         self.num_envs, self.obs_dim, self.num_actions = info["num_envs"], info["obs_dim"], info["actions"]
@@ -195,7 +196,8 @@ class VecEnv(VectorEnvBase):
             self._check_thread("step")
         a = actions
         if type(a) is np.ndarray and a.dtype == np.int32 and a.shape == self._n1:
-            np.copyto(self._buf["actions"], a)
+            if a is not self._buf["actions"]:  # step(env.random_actions()) needs no copy
+                np.copyto(self._buf["actions"], a)
             code = self._step(self._h, self._err, _lib.ERRLEN)
             if code:
                 raise _errors.from_code(code, self._err.value.decode("utf-8", "replace"))
@@ -216,6 +218,20 @@ class VecEnv(VectorEnvBase):
         _lib.call("urim_vec_step", self._h)
         b, out = self._buf, self._out
         return out(b["obs"]), out(b["rewards"]), out(b["terminated"]), out(b["truncated"]), self._info()
+
+    def random_actions(self):
+        """One uniformly random legal action per game (0 for a finished
+        one), drawn in Go from the current legal sets into actions_buffer,
+        which it returns: step(env.random_actions()) plays a random
+        baseline with no NumPy draw and no copy of the actions (the next
+        call rewrites the array; copy it to keep it). reset(seed=s)
+        restarts the stream, so the draws are reproducible."""
+        if self._closed or self._owner != threading.get_ident():
+            self._check_thread("random_actions")
+        code = self._draw(self._h, self._err, _lib.ERRLEN)
+        if code:
+            raise _errors.from_code(code, self._err.value.decode("utf-8", "replace"))
+        return self._buf["actions"]
 
     def _out(self, a):
         return a.copy() if self._copy else a
