@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/urim-rl/urim/env"
@@ -251,5 +252,31 @@ func TestStoredBestFile(t *testing.T) {
 	b1 = binary.LittleEndian.AppendUint32(b1, crc32.Checksum(b1, castagnoli))
 	if _, err := Parse(b1); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("move_bytes in format 1: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestReportStoredBest checks that the probe's report gives the stored
+// best moves of a table that has them, and none otherwise.
+func TestReportStoredBest(t *testing.T) {
+	pos := "0,0,0,0,0,1/0,0,1,0,1,0 17-16 N 0"
+	for _, store := range []bool{false, true} {
+		tb, _, err := Build(context.Background(), env.Urim, 3, Options{StoreMoves: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tb.ProbePosition(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !store {
+			if r.StoredBest != nil {
+				t.Fatalf("a table without stored best moves reports %v", r.StoredBest)
+			}
+			continue
+		}
+		best := slices.Sorted(slices.Values(r.Best))
+		if !reflect.DeepEqual(r.StoredBest, best) {
+			t.Fatalf("stored best %v, Best %v (a fresh history)", r.StoredBest, r.Best)
+		}
 	}
 }
