@@ -122,5 +122,12 @@ func TestTablebaseBuildBestMoves(t *testing.T) {
 		if best != (len(rep.StoredBest) > 0) {
 			t.Fatalf("best moves %v: stored_best %v", best, rep.StoredBest)
 		}
+		code, out, errs = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--positions", "20", "--min-seeds", "4", "--quiet")
+		if code != 0 || !strings.Contains(out, "positions of 4 to 4 seeds") {
+			t.Fatalf("eval accuracy --min-seeds 4: exit %d: %s%s", code, out, errs)
+		}
+		if code, _, _ = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--min-seeds", "0", "--quiet"); code == 0 {
+			t.Fatal("--min-seeds 0 was accepted")
+		}
 	}
 }
