@@ -3,8 +3,10 @@ package agents
 import (
 	"fmt"
 	"time"
+	"unsafe"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/memlimit"
 	"github.com/urim-rl/urim/tablebase"
 )
 
@@ -19,6 +21,9 @@ func init() {
 			}
 			tb := p.String("tb", "")
 			if err := p.Done(); err != nil { // before allocating the table
+				return nil, err
+			}
+			if err := CheckTTMemory(cfg.TTBits); err != nil {
 				return nil, err
 			}
 			if tb != "" {
@@ -129,6 +134,18 @@ type AlphaBeta struct {
 	pvLen    [MaxAlphaBetaDepth + 1]int
 	kids     [MaxAlphaBetaDepth + 1][env.MaxActions]env.State
 	info     SearchInfo
+}
+
+// CheckTTMemory reports an error giving the figures if a transposition
+// table of 2^bits entries does not fit in the memory this process may use
+// (internal/memlimit): the spec's tt=28 takes 4.3 GB. The spec's builder
+// checks it before allocating the table.
+func CheckTTMemory(bits int) error {
+	if bits <= 0 {
+		return nil
+	}
+	size := uint64(unsafe.Sizeof(ttEntry{}))
+	return memlimit.Check(fmt.Sprintf("alphabeta tt=%d (2^%d entries of %d bytes)", bits, bits, size), size<<uint(bits))
 }
 
 // NewAlphaBeta returns an AlphaBeta agent. It allocates the transposition

@@ -55,25 +55,31 @@ func Pack(games []Game, dim, actions int) ([]byte, error) {
 // game's rows in order, as many as its record says). It never
 // decompresses more than MaxPacked bytes.
 func Unpack(data []byte, dim, actions int) ([]Game, error) {
+	_, _, games, err := unpack(data, dim, actions)
+	return games, err
+}
+
+// unpack is Unpack, also returning the shard's tensors and records.
+func unpack(data []byte, dim, actions int) (*Tensors, []Record, []Game, error) {
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)-k) {
-		return nil, errors.New("dataset: unpack: not a packed shard (bad frame)")
+		return nil, nil, nil, errors.New("dataset: unpack: not a packed shard (bad frame)")
 	}
 	npz, lines := data[k:k+int(n)], data[k+int(n):]
 	zr, err := zip.NewReader(bytes.NewReader(npz), int64(len(npz)))
 	if err != nil {
-		return nil, fmt.Errorf("dataset: unpack: not a .npz archive: %w", err)
+		return nil, nil, nil, fmt.Errorf("dataset: unpack: not a .npz archive: %w", err)
 	}
 	var size uint64
 	for _, f := range zr.File {
 		size += f.UncompressedSize64
 	}
 	if size > MaxPacked {
-		return nil, fmt.Errorf("dataset: unpack: %d bytes of arrays, more than %d", size, MaxPacked)
+		return nil, nil, nil, fmt.Errorf("dataset: unpack: %d bytes of arrays, more than %d", size, MaxPacked)
 	}
 	t, err := ReadNPZ(npz, dim, actions)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: unpack: %w", err)
+		return nil, nil, nil, fmt.Errorf("dataset: unpack: %w", err)
 	}
 	var recs []Record
 	sc := bufio.NewScanner(bytes.NewReader(lines))
@@ -81,22 +87,22 @@ func Unpack(data []byte, dim, actions int) ([]Game, error) {
 	for sc.Scan() {
 		var r Record
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("dataset: unpack: record %d: %w", len(recs)+1, err)
+			return nil, nil, nil, fmt.Errorf("dataset: unpack: record %d: %w", len(recs)+1, err)
 		}
 		recs = append(recs, r)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("dataset: unpack: %w", err)
+		return nil, nil, nil, fmt.Errorf("dataset: unpack: %w", err)
 	}
 	games := make([]Game, 0, len(recs))
 	row := 0
 	for _, r := range recs {
 		p := r.Positions
 		if p < 0 || p > t.N-row {
-			return nil, fmt.Errorf("dataset: unpack: game %d has %d positions, %d rows are left", r.ID, p, t.N-row)
+			return nil, nil, nil, fmt.Errorf("dataset: unpack: game %d has %d positions, %d rows are left", r.ID, p, t.N-row)
 		}
 		if slices.ContainsFunc(t.GameID[row:row+p], func(id int64) bool { return id != r.ID }) {
-			return nil, fmt.Errorf("dataset: unpack: the rows of game %d carry another game_id", r.ID)
+			return nil, nil, nil, fmt.Errorf("dataset: unpack: the rows of game %d carry another game_id", r.ID)
 		}
 		a, b := row*dim, (row+p)*dim
 		m, q := row*actions, (row+p)*actions
@@ -106,7 +112,7 @@ func Unpack(data []byte, dim, actions int) ([]Game, error) {
 		row += p
 	}
 	if row != t.N {
-		return nil, fmt.Errorf("dataset: unpack: %d rows, the records account for %d", t.N, row)
+		return nil, nil, nil, fmt.Errorf("dataset: unpack: %d rows, the records account for %d", t.N, row)
 	}
-	return games, nil
+	return t, recs, games, nil
 }

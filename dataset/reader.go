@@ -38,6 +38,11 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
+	return parseManifestAt(data, path)
+}
+
+// parseManifestAt is ParseManifest for the manifest read from path.
+func parseManifestAt(data []byte, path string) (*Manifest, error) {
 	m, err := ParseManifest(data)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
@@ -107,6 +112,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 type Dataset struct {
 	Dir      string
 	Manifest *Manifest
+	root     *os.Root // OpenIn's: every file is opened inside it
 	game     *env.Game
 	enc      env.Encoding
 	reward   env.RewardKind
@@ -118,10 +124,33 @@ func Open(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newDataset(dir, m), nil
+}
+
+// newDataset is the dataset of the checked manifest m, in dir.
+func newDataset(dir string, m *Manifest) *Dataset {
 	g, _ := env.NewGame(m.Rules)
 	enc, _ := env.ParseEncoding(m.Encoding)
 	reward, _ := env.ParseRewardKind(m.Outcome)
-	return &Dataset{Dir: dir, Manifest: m, game: g, enc: enc, reward: reward}, nil
+	return &Dataset{Dir: dir, Manifest: m, game: g, enc: enc, reward: reward}
+}
+
+// OpenIn reads the manifest of the dataset whose directory is root, and
+// reads its files (LoadShard, LoadRecords) inside root only: a symlink out
+// of it is refused, and the check and the open are one step (os.Root). The
+// caller keeps root open while it uses the dataset.
+func OpenIn(root *os.Root) (*Dataset, error) {
+	data, err := inputfile.ReadFileIn(root, ManifestName, maxManifest, "a dataset manifest")
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", root.Name(), err)
+	}
+	m, err := parseManifestAt(data, filepath.Join(root.Name(), ManifestName))
+	if err != nil {
+		return nil, err
+	}
+	d := newDataset(root.Name(), m)
+	d.root = root
+	return d, nil
 }
 
 // Game returns the compiled rules of the dataset.

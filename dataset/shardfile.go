@@ -41,11 +41,18 @@ func (d *Dataset) shardPath(name string) (string, error) {
 // readShardFile reads the file name of the dataset, a regular file inside
 // the directory of at most size bytes (the manifest's size for it).
 func (d *Dataset) readShardFile(name string, size int64, what string) ([]byte, error) {
-	path, err := d.shardPath(name)
-	if err != nil {
-		return nil, err
+	what += " of " + fmt.Sprint(size) + " bytes (the manifest's size)"
+	var data []byte
+	var err error
+	if d.root != nil {
+		data, err = inputfile.ReadFileIn(d.root, name, size, what)
+	} else {
+		var path string
+		if path, err = d.shardPath(name); err != nil {
+			return nil, err
+		}
+		data, err = inputfile.ReadFile(path, size, what)
 	}
-	data, err := inputfile.ReadFile(path, size, what+" of "+fmt.Sprint(size)+" bytes (the manifest's size)")
 	if errors.Is(err, inputfile.ErrTooLarge) {
 		return nil, fmt.Errorf("%w: %v", ErrChecksum, err)
 	}

@@ -3,6 +3,8 @@ package env
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/urim-rl/urim/internal/memlimit"
 )
 
 // VecMaxBytes is the most memory [NewVec] allocates for one batch: 4 GiB.
@@ -31,12 +33,19 @@ func vecBytesPerGame(g *Game, opt VecOptions) int64 {
 }
 
 // CheckVecMemory reports an error giving the figure if NewVec would need
-// more than VecMaxBytes for n games of g with opt; NewVec calls it, and a
+// more than VecMaxBytes for n games of g with opt, or more than the memory
+// the process may use (internal/memlimit); NewVec calls it, and a
 // program can call it before a long run.
 func CheckVecMemory(g *Game, n int, opt VecOptions) error {
-	if per := vecBytesPerGame(g, opt); int64(n) > VecMaxBytes/per { // no overflow for any n
+	per := vecBytesPerGame(g, opt)
+	if int64(n) > VecMaxBytes/per { // no overflow for any n
 		return fmt.Errorf("env: NewVec: %d games need %.1f GB of memory (%d bytes a game), over the limit of %.1f GB (env.VecMaxBytes)",
 			n, float64(n)*float64(per)/1e9, per, float64(VecMaxBytes)/1e9)
+	}
+	// Under VecMaxBytes, the batch must still fit in the memory the process
+	// may use (a container's, ulimit -v's).
+	if err := memlimit.Check(fmt.Sprintf("env: NewVec: %d games (%d bytes a game)", n, per), uint64(n)*uint64(per)); err != nil {
+		return err
 	}
 	return nil
 }

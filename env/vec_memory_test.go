@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -34,5 +35,17 @@ func TestNewVecRefusesHugeBatches(t *testing.T) {
 	got, est := int64(after.TotalAlloc-before.TotalAlloc), env.VecBytes(g, n, opt)
 	if est < got*3/4 || est > got*5/4 {
 		t.Errorf("VecBytes(%d) = %d, NewVec allocated %d", n, est, got)
+	}
+}
+
+// TestVecMustFitInMemory: a batch under VecMaxBytes that does not fit in
+// the memory the process may use (here Go's memory limit, 1 GiB) is
+// refused before it is allocated.
+func TestVecMustFitInMemory(t *testing.T) {
+	old := debug.SetMemoryLimit(1 << 30)
+	defer debug.SetMemoryLimit(old)
+	_, err := env.NewVec(env.MustGame(env.Urim), 2_000_000, env.VecOptions{})
+	if err == nil || !strings.Contains(err.Error(), "more than the 1.1 GB") {
+		t.Fatalf("2,000,000 games under 1 GiB: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package env
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/urim-rl/urim/internal/splitmix"
@@ -33,8 +32,19 @@ func (v *Vec) openingInto(dst *State, i int, e uint64) {
 		}
 		*dst = v.g.start
 	}
-	panic(fmt.Sprintf("env: no %d-ply opening of %s that leaves the game running in %d tries (game %d, episode %d)",
-		k, v.g.Name(), vecOpeningTries, i, e))
+	// A board so small that random plies rarely stay in the game: the first
+	// opening that does (rare: it allocates).
+	for _, a := range v.fallbackOpening() {
+		dst.Play(a)
+	}
+}
+
+// fallbackOpening returns the opening of an episode whose random tries all
+// failed: the first that leaves the game running, the same every time.
+func (v *Vec) fallbackOpening() []int {
+	moves := make([]int, v.opt.OpeningPlies)
+	v.g.firstOpening(moves)
+	return moves
 }
 
 // RandomOpening returns the actions of plies random plies from the start of
@@ -42,10 +52,11 @@ func (v *Vec) openingInto(dst *State, i int, e uint64) {
 // generator seeded with seed alone. It is the one opening generator: a
 // [Vec]'s openings (VecOptions.OpeningPlies) and the evaluator's come from
 // it. It starts over when it reaches a position where every move ends the
-// game, and panics if that happens a thousand times in a row (no preset
-// comes near).
+// game; after a thousand such starts (a small custom board; no preset comes
+// near) it returns the first opening, moves in order, that stays in the
+// game. It panics if none does, which [Game.CheckOpening] refuses first.
 func (g *Game) RandomOpening(plies int, seed uint64) []int {
-	if err := g.CheckOpening(plies); err != nil {
+	if err := g.checkOpeningCap(plies); err != nil {
 		panic("env: RandomOpening: " + err.Error()) // configs check this first
 	}
 	moves := make([]int, plies)
@@ -57,8 +68,10 @@ func (g *Game) RandomOpening(plies int, seed uint64) []int {
 			return moves
 		}
 	}
-	panic(fmt.Sprintf("env: no %d-ply opening of %s that leaves the game running in %d tries (seed %d)",
-		plies, g.Name(), vecOpeningTries, seed))
+	// A board so small that random plies rarely stay in the game: the first
+	// opening that does (CheckOpening made sure there is one).
+	g.firstOpening(moves)
+	return moves
 }
 
 // randomPlies plays k random plies in s, each drawn uniformly among the
@@ -111,5 +124,5 @@ func (v *Vec) Opening(i int, dst []int) []int {
 			return append(dst, moves...)
 		}
 	}
-	panic(fmt.Sprintf("env: no %d-ply opening of %s (game %d, episode %d)", k, v.g.Name(), i, e))
+	return append(dst, v.fallbackOpening()...)
 }

@@ -76,7 +76,27 @@ func OpenStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("evaluate: store: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	if err := s.read(f); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReadStore reads a store from r (a file its caller opened with
+// inputfile, as a server opens inside its served directories), named path
+// in errors; the store is read-only.
+func ReadStore(r io.Reader, path string) (*Store, error) {
+	s := &Store{path: path, index: map[string]int{}}
+	if err := s.read(r); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// read reads the store's header and records from r.
+func (s *Store) read(r io.Reader) error {
+	path := s.path
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	line := 0
 	for sc.Scan() {
@@ -88,32 +108,32 @@ func OpenStore(path string) (*Store, error) {
 		if line == 1 {
 			var h storeHeader
 			if err := json.Unmarshal([]byte(text), &h); err != nil || h.Format != storeFormat {
-				return nil, fmt.Errorf("evaluate: store %s:1: not a urim game store (want a %q header line)", path, storeFormat)
+				return fmt.Errorf("evaluate: store %s:1: not a urim game store (want a %q header line)", path, storeFormat)
 			}
 			if h.Version != storeVersion {
-				return nil, fmt.Errorf("evaluate: store %s: store version %d, this urim writes %d (its random openings changed): the stored games would not be reused, move the file aside",
+				return fmt.Errorf("evaluate: store %s: store version %d, this urim writes %d (its random openings changed): the stored games would not be reused, move the file aside",
 					path, h.Version, storeVersion)
 			}
 			if h.RulesVersion != env.RulesVersion {
-				return nil, fmt.Errorf("evaluate: store %s: written under rules version %d, the engine is at %d: its games are stale, move the file aside",
+				return fmt.Errorf("evaluate: store %s: written under rules version %d, the engine is at %d: its games are stale, move the file aside",
 					path, h.RulesVersion, env.RulesVersion)
 			}
 			continue
 		}
 		var r Record
 		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, fmt.Errorf("evaluate: store %s:%d: %w", path, line, err)
+			return fmt.Errorf("evaluate: store %s:%d: %w", path, line, err)
 		}
 		if err := r.Check(); err != nil {
-			return nil, fmt.Errorf("evaluate: store %s:%d: corrupt game record: %w", path, line, err)
+			return fmt.Errorf("evaluate: store %s:%d: corrupt game record: %w", path, line, err)
 		}
 		s.put(r)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("evaluate: store %s: %w", path, err)
+		return fmt.Errorf("evaluate: store %s: %w", path, err)
 	}
 	s.dirty = false
-	return s, nil
+	return nil
 }
 
 // Path returns the file the store reads and writes.

@@ -112,7 +112,13 @@ func ReadMetrics(path string) (*Table, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	return ParseMetrics(f, path)
+}
+
+// ParseMetrics reads a metrics.csv from r (a file its caller opened with
+// inputfile), named path in errors.
+func ParseMetrics(r io.Reader, path string) (*Table, error) {
+	recs, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("train: %s: %w", path, err)
 	}

@@ -46,6 +46,36 @@ func Open(path string, limit int64, what string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checked(f, path, limit, what)
+}
+
+// OpenIn opens the file name inside root as [Open] opens a path: a regular
+// file of at most limit bytes. Symlinks are followed only while they stay
+// inside root (os.Root): a name that leads out of it is an error, and the
+// check and the open are one step, so a directory swapped for a symlink
+// between them cannot lead the read out. Errors name name.
+func OpenIn(root *os.Root, name string, limit int64, what string) (*File, error) {
+	f, err := openNonblockIn(root, name)
+	if err != nil {
+		return nil, err
+	}
+	return checked(f, name, limit, what)
+}
+
+// ReadFileIn reads the whole regular file name inside root, as [OpenIn]
+// opens it and [ReadFile] reads.
+func ReadFileIn(root *os.Root, name string, limit int64, what string) ([]byte, error) {
+	r, err := OpenIn(root, name, limit, what)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.readAll()
+}
+
+// checked wraps the file f opened by path, refusing what is not a regular
+// file of at most limit bytes.
+func checked(f *os.File, path string, limit int64, what string) (*File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -108,6 +138,12 @@ func ReadFile(path string, limit int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return r.readAll()
+}
+
+// readAll reads the rest of the file, within its limit.
+func (r *File) readAll() ([]byte, error) {
+	limit := r.limit
 	// The size when opened is a hint: the file may grow or shrink while it
 	// is read, and the limit still holds.
 	buf := make([]byte, 0, min(r.size, limit-1)+1)

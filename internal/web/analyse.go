@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -64,31 +65,48 @@ type analyseRequest struct {
 	Seed uint64 `json:"seed"`
 }
 
-// analyser is an agent built for one analysis.
+// analyser is an agent built for one analysis, holding a search slot.
 type analyser struct {
-	a    agents.Agent
-	unit string
+	a       agents.Agent
+	unit    string
+	release func()
 }
 
-// newAnalyser checks spec against the policy and builds the agent.
-func (s *Server) newAnalyser(spec string, seed uint64, mustSearch bool) (*analyser, string, error) {
+// close closes the agent and gives its search slot back.
+func (an *analyser) close() {
+	agents.Close(an.a)
+	an.release()
+}
+
+// newAnalyser checks spec against the policy, takes a search slot (waiting
+// as acquire does), and only then builds the agent: what an agent holds (an
+// alpha-beta table, a network) is built by at most --max-jobs requests at
+// once, so the slots bound memory as well as CPU. close gives both back.
+func (s *Server) newAnalyser(ctx context.Context, spec string, seed uint64, mustSearch bool) (*analyser, string, error) {
 	spec, err := s.policy.check(spec)
+	if err != nil {
+		return nil, "", err
+	}
+	release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, "", err
 	}
 	a, err := agents.New(spec, seed)
 	if err != nil {
+		release()
 		return nil, "", err
 	}
+	s.built.Add(1)
 	if _, ok := a.(agents.Searcher); mustSearch && !ok {
 		agents.Close(a)
+		release()
 		return nil, "", fmt.Errorf("%w: %s does not search, so it has no values: analyse with mcts, az or alphabeta", errBadGame, spec)
 	}
 	unit := "value"
 	if _, ok := a.(*agents.AlphaBeta); ok {
 		unit = "seeds"
 	}
-	return &analyser{a: a, unit: unit}, spec, nil
+	return &analyser{a: a, unit: unit, release: release}, spec, nil
 }
 
 // norm maps a value of unit onto [-1, 1] for a game of total seeds.
@@ -167,17 +185,11 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	var an *analyser
 	spec := ""
 	if q.Spec != "" {
-		if an, spec, err = s.newAnalyser(q.Spec, q.Seed, false); err != nil {
+		if an, spec, err = s.newAnalyser(r.Context(), q.Spec, q.Seed, false); err != nil {
 			writeError(w, status(err), err)
 			return
 		}
-		defer agents.Close(an.a)
-		release, err := s.acquire(r.Context())
-		if err != nil {
-			writeError(w, status(err), err)
-			return
-		}
-		defer release()
+		defer an.close()
 	}
 	var played *int
 	if q.Ply < len(q.Game.Moves) {
@@ -219,18 +231,12 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Errorf("%w: the game is over (%s)", errBadGame, st.Reason()))
 		return
 	}
-	an, spec, err := s.newAnalyser(q.Spec, splitmix.Mix(q.Seed^splitmix.Mix(uint64(st.Ply()))), false)
+	an, spec, err := s.newAnalyser(r.Context(), q.Spec, splitmix.Mix(q.Seed^splitmix.Mix(uint64(st.Ply()))), false)
 	if err != nil {
 		writeError(w, status(err), err)
 		return
 	}
-	defer agents.Close(an.a)
-	release, err := s.acquire(r.Context())
-	if err != nil {
-		writeError(w, status(err), err)
-		return
-	}
-	defer release()
+	defer an.close()
 	p, err := s.analysePly(an, len(states)-1, st, nil)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err)
@@ -261,19 +267,13 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status(err), err)
 		return
 	}
-	an, spec, err := s.newAnalyser(q.Spec, q.Seed, true)
-	if err != nil {
-		writeError(w, status(err), err)
-		return
-	}
-	defer agents.Close(an.a)
 	ctx := r.Context()
-	release, err := s.acquire(ctx)
+	an, spec, err := s.newAnalyser(ctx, q.Spec, q.Seed, true)
 	if err != nil {
 		writeError(w, status(err), err)
 		return
 	}
-	defer release()
+	defer an.close()
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	flush := func() {

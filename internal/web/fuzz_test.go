@@ -20,11 +20,15 @@ func FuzzResolve(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ref string) {
-		p, err := resolve(roots, ref)
+		l, err := resolve(roots, ref)
 		if err != nil {
 			return
 		}
 		real, _ := filepath.EvalSymlinks(fx.data)
+		p, err := filepath.EvalSymlinks(l.display())
+		if err != nil {
+			t.Fatalf("%q resolved to %s, which is not there: %v", ref, l.display(), err)
+		}
 		if p != real && !strings.HasPrefix(p, real+string(filepath.Separator)) {
 			t.Fatalf("%q resolved to %s, outside %s", ref, p, real)
 		}

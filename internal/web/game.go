@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/config"
 )
 
 // maxMoves bounds the moves of a game in a request.
@@ -46,9 +47,9 @@ func (s *Server) game(q *gameRequest) (*env.Game, error) {
 		r, err = env.PresetRules(q.Rules)
 		if errors.Is(err, env.ErrUnknownPreset) && (env.IsRulesFile(q.Rules) || strings.Contains(q.Rules, "/") || s.isRoot(q.Rules)) {
 			// A rules file inside the served paths.
-			var path string
-			if path, err = resolve(s.allRoots(), q.Rules); err == nil {
-				r, err = env.LoadRules(path)
+			var l loc
+			if l, err = resolve(s.allRoots(), q.Rules); err == nil {
+				r, err = loadRules(l)
 			}
 		}
 	}
@@ -131,4 +132,14 @@ func newGameView(g *env.Game, q *gameRequest, states []env.State, traces []env.T
 		v.Positions = append(v.Positions, pv)
 	}
 	return v
+}
+
+// loadRules reads a rules file inside its root.
+func loadRules(l loc) (env.Rules, error) {
+	f, err := l.open(config.MaxFileBytes, "a rules file")
+	if err != nil {
+		return env.Rules{}, err
+	}
+	defer f.Close()
+	return env.DecodeRules(f, l.display())
 }

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/http"
-	"os"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -25,10 +27,11 @@ type runEntry struct {
 	Name string `json:"name"`
 }
 
-// isRun reports whether dir looks like a training run directory.
-func isRun(dir string) bool {
+// isRun reports whether l looks like a training run directory: it holds a
+// metrics.csv or config.yaml that is a regular file (not a symlink).
+func isRun(l loc) bool {
 	for _, f := range []string{runMetrics, runConfig} {
-		if st, err := os.Lstat(filepath.Join(dir, f)); err == nil && st.Mode().IsRegular() {
+		if st, err := l.r.fs.Lstat(path.Join(l.rel, f)); err == nil && st.Mode().IsRegular() {
 			return true
 		}
 	}
@@ -41,13 +44,13 @@ func findRuns(r *root) []runEntry {
 	if !r.dir {
 		return nil
 	}
-	if isRun(r.real) {
+	if isRun(loc{r: r, rel: ".", ref: r.label}) {
 		return []runEntry{{Ref: r.label, Name: filepath.Base(r.real)}}
 	}
 	var out []runEntry
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
-		entries, err := os.ReadDir(dir)
+		entries, err := fs.ReadDir(r.fs.FS(), dir)
 		if err != nil {
 			return
 		}
@@ -55,17 +58,16 @@ func findRuns(r *root) []runEntry {
 			if !e.IsDir() || e.Name()[0] == '.' {
 				continue // symlinks are not followed
 			}
-			p := filepath.Join(dir, e.Name())
+			p := path.Join(dir, e.Name())
 			switch {
-			case isRun(p):
-				rel, _ := filepath.Rel(r.real, p)
-				out = append(out, runEntry{Ref: refOf(r, p), Name: filepath.ToSlash(rel)})
+			case isRun(loc{r: r, rel: p}):
+				out = append(out, runEntry{Ref: refOf(r, p), Name: p})
 			case depth < 2:
 				walk(p, depth+1)
 			}
 		}
 	}
-	walk(r.real, 1)
+	walk(".", 1)
 	return out
 }
 
@@ -89,6 +91,10 @@ type runView struct {
 	EvalRef    string        `json:"eval_ref,omitempty"`
 }
 
+// maxMetricsBytes bounds a metrics.csv read (a row of a few hundred bytes
+// an iteration).
+const maxMetricsBytes = 1 << 30
+
 // maxSamples is how many of the latest sampled games a run page lists.
 const maxSamples = 12
 
@@ -103,11 +109,20 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("%s is not a training run directory (no %s or %s): %w", ref, runMetrics, runConfig, errNotFound))
 		return
 	}
-	v := runView{Ref: ref, Name: filepath.Base(dir), Columns: map[string][]*float64{}, Samples: []gameSummary{}}
-	mpath := filepath.Join(dir, runMetrics)
-	t, err := train.ReadMetrics(mpath)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err)
+	v := runView{Ref: ref, Name: filepath.Base(dir.display()), Columns: map[string][]*float64{}, Samples: []gameSummary{}}
+	mloc := dir.join(runMetrics)
+	t := &train.Table{} // no metrics.csv yet
+	f, err := mloc.open(maxMetricsBytes, "a metrics.csv")
+	switch {
+	case err == nil:
+		t, err = train.ParseMetrics(f, mloc.display())
+		f.Close()
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err)
+			return
+		}
+	case !errors.Is(err, errNotFound):
+		writeError(w, status(err), err)
 		return
 	}
 	v.Header, v.Rows = t.Header, len(t.Rows)
@@ -121,11 +136,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Columns[h] = out
 	}
-	if st, err := os.Stat(mpath); err == nil {
+	if st, err := mloc.stat(); err == nil {
 		v.Modified = st.ModTime().Unix()
 		v.AgeS = time.Since(st.ModTime()).Seconds()
 	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(runSamples))); err == nil {
+	if _, err := dir.join(runSamples).stat(); err == nil {
 		v.SamplesRef = joinRef(ref, runSamples)
 		if games, err := s.games(v.SamplesRef); err == nil {
 			from := max(0, len(games)-maxSamples)
@@ -136,7 +151,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(runEvalGame))); err == nil {
+	if _, err := dir.join(runEvalGame).stat(); err == nil {
 		v.EvalRef = joinRef(ref, runEvalGame)
 	}
 	writeJSON(w, v)

@@ -66,8 +66,11 @@ type Server struct {
 	// searches counts the searches run (agent moves, analyses, sweep
 	// plies), running the ones under way: /api/info reports both.
 	searches, running atomic.Int64
-	cache             sourceCache
-	mux               *http.ServeMux
+	// built counts the agents built for requests (tests: none is built
+	// before its request holds a search slot).
+	built atomic.Int64
+	cache sourceCache
+	mux   *http.ServeMux
 }
 
 // New checks cfg (every path must exist; the table must load) and returns

@@ -376,6 +376,31 @@ func TestBusy(t *testing.T) {
 	}
 }
 
+// TestNoAgentBeforeSlot: a request waiting for a search slot has not built
+// its agent (an alpha-beta table of 2^24 entries here), so --max-jobs
+// bounds the memory of agents as well as the searches; a refused request
+// built none.
+func TestNoAgentBeforeSlot(t *testing.T) {
+	s, ts := newTestServer(t, Config{MaxJobs: 1, QueueWait: 300 * time.Millisecond})
+	release, err := s.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/api/move", "/api/analyse", "/api/sweep"} {
+		code, body := call(t, ts, "POST", path, moveRequest{Spec: "alphabeta:depth=2,tt=24"}, nil)
+		if code != 503 {
+			t.Errorf("%s: %d %s, want 503 (busy)", path, code, body)
+		}
+	}
+	if n := s.built.Load(); n != 0 {
+		t.Fatalf("%d agents built by requests that never had a search slot", n)
+	}
+	release()
+	if code, body := call(t, ts, "POST", "/api/move", moveRequest{Spec: "alphabeta:depth=2,tt=10"}, nil); code != 200 || s.built.Load() != 1 {
+		t.Fatalf("after release: %d %s, %d agents built", code, body, s.built.Load())
+	}
+}
+
 func TestRecordRoundTrip(t *testing.T) {
 	s, ts := newTestServer(t, Config{})
 	q := playedGame(t, ts.URL)

@@ -2,12 +2,11 @@ package web
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
-	"github.com/urim-rl/urim/internal/inputfile"
 )
 
 // Source kinds.
@@ -39,31 +37,30 @@ const maxWalk = 20000
 // files (symlinks are not followed; a few levels deep).
 func findSources(r *root) []source {
 	if !r.dir {
-		if k := fileKind(r.real); k != "" {
+		if k := fileKind(loc{r: r, rel: r.name, ref: r.label}); k != "" {
 			return []source{{Ref: r.label, Kind: k}}
 		}
 		return nil
 	}
 	var out []source
 	seen := 0
-	filepath.WalkDir(r.real, func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(r.fs.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		seen++
 		if err != nil || seen > maxWalk {
-			return filepath.SkipDir
+			return fs.SkipDir
 		}
-		rel, _ := filepath.Rel(r.real, p)
 		if d.IsDir() {
-			if strings.Count(rel, string(filepath.Separator)) >= 4 || (strings.HasPrefix(d.Name(), ".") && rel != ".") {
-				return filepath.SkipDir
+			if strings.Count(p, "/") >= 4 || (strings.HasPrefix(d.Name(), ".") && p != ".") {
+				return fs.SkipDir
 			}
-			if _, err := os.Lstat(filepath.Join(p, dataset.ManifestName)); err == nil {
+			if _, err := r.fs.Lstat(path.Join(p, dataset.ManifestName)); err == nil {
 				out = append(out, source{Ref: refOf(r, p), Kind: kindDataset})
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.Type().IsRegular() {
-			if k := fileKind(p); k != "" {
+			if k := fileKind(loc{r: r, rel: p, ref: refOf(r, p)}); k != "" {
 				out = append(out, source{Ref: refOf(r, p), Kind: k})
 			}
 		}
@@ -75,14 +72,17 @@ func findSources(r *root) []source {
 // maxCSVBytes bounds a games CSV read whole: about a million games.
 const maxCSVBytes = 1 << 30
 
+// maxStoreBytes bounds a game store read (the evaluator's own bound).
+const maxStoreBytes = 8 << 30
+
 // fileKind tells a game store (.jsonl with the store header) or a games
 // CSV (.csv whose header is evaluate.CSVHeader) from other files.
-func fileKind(p string) string {
-	ext := filepath.Ext(p)
+func fileKind(l loc) string {
+	ext := path.Ext(l.rel)
 	if ext != ".jsonl" && ext != ".csv" {
 		return ""
 	}
-	f, err := inputfile.Open(p, maxCSVBytes, "a game store or games CSV")
+	f, err := l.open(maxStoreBytes, "a game store or games CSV")
 	if err != nil {
 		return ""
 	}
@@ -109,73 +109,80 @@ type cacheEntry struct {
 }
 
 // stamp is the newest modification time of a source's files.
-func stamp(path, kind string) time.Time {
-	st, err := os.Stat(path)
+func stamp(l loc, kind string) time.Time {
+	st, err := l.stat()
 	if err != nil {
 		return time.Time{}
 	}
 	t := st.ModTime()
 	if kind == kindDataset {
-		if m, err := os.Stat(filepath.Join(path, dataset.ManifestName)); err == nil && m.ModTime().After(t) {
+		if m, err := l.join(dataset.ManifestName).stat(); err == nil && m.ModTime().After(t) {
 			t = m.ModTime()
 		}
 	}
 	return t
 }
 
-// games returns the games of the source ref, read once per change.
+// games returns the games of the source ref, read once per change. Every
+// file is opened inside its root (loc.open), never by a path checked
+// earlier.
 func (s *Server) games(ref string) ([]Record, error) {
-	path, err := resolve(s.allRoots(), ref)
+	l, err := resolve(s.allRoots(), ref)
 	if err != nil {
 		return nil, err
 	}
 	kind := kindDataset
-	if st, err := os.Stat(path); err == nil && !st.IsDir() {
-		if kind = fileKind(path); kind == "" {
+	if st, err := l.stat(); err == nil && !st.IsDir() {
+		if kind = fileKind(l); kind == "" {
 			return nil, fmt.Errorf("%s: not a game store, games.csv or dataset: %w", ref, errNotFound)
 		}
 	}
-	t := stamp(path, kind)
+	key := l.display()
+	t := stamp(l, kind)
 	s.cache.mu.Lock()
 	defer s.cache.mu.Unlock()
-	if e, ok := s.cache.entries[path]; ok && e.stamp.Equal(t) {
+	if e, ok := s.cache.entries[key]; ok && e.stamp.Equal(t) {
 		return e.games, nil
 	}
 	var games []Record
 	switch kind {
-	case kindStore:
-		st, err := evaluate.OpenStore(path)
+	case kindStore, kindCSV:
+		f, err := l.open(maxStoreBytes, "a game store or games CSV")
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range st.Records() {
-			games = append(games, Record{Record: r})
-		}
-	case kindCSV:
-		data, err := inputfile.ReadFile(path, maxCSVBytes, "a games CSV")
-		if err != nil {
-			return nil, err
-		}
-		recs, err := evaluate.ReadCSV(bytes.NewReader(data))
-		if err != nil {
+		defer f.Close()
+		var recs []evaluate.Record
+		if kind == kindStore {
+			st, err := evaluate.ReadStore(f, key)
+			if err != nil {
+				return nil, err
+			}
+			recs = st.Records()
+		} else if recs, err = evaluate.ReadCSV(f); err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
 			games = append(games, Record{Record: r})
 		}
 	default:
-		if games, err = readDataset(path); err != nil {
+		d, err := l.openDir()
+		if err != nil {
 			return nil, err
 		}
+		defer d.Close()
+		if games, err = readDataset(d); err != nil {
+			return nil, l.refused(err)
+		}
 	}
-	s.cache.entries[path] = &cacheEntry{stamp: t, games: games}
+	s.cache.entries[key] = &cacheEntry{stamp: t, games: games}
 	return games, nil
 }
 
 // readDataset reads the game records of a dataset directory (not its
-// tensors).
-func readDataset(dir string) ([]Record, error) {
-	d, err := dataset.Open(dir)
+// tensors), opening every file inside it.
+func readDataset(dir *os.Root) ([]Record, error) {
+	d, err := dataset.OpenIn(dir)
 	if err != nil {
 		return nil, err
 	}

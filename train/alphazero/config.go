@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/memlimit"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -81,6 +82,10 @@ type Search struct {
 	Root string `yaml:"root"`
 	// Gumbel holds the constants of root: gumbel.
 	Gumbel GumbelSearch `yaml:"gumbel"`
+	// Precision is the arithmetic of self-play's forward passes: fp32, or
+	// int8 (the hidden layers quantised from the float32 network whenever
+	// its weights change; nn.Precision). Training stays float32.
+	Precision string `yaml:"precision"`
 }
 
 // GumbelSearch holds the constants of the Gumbel root (agents.GumbelConfig).
@@ -191,7 +196,7 @@ const MaxTablebaseSeeds = 16
 func defaultSearch() Search {
 	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}}
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, Precision: "fp32"}
 }
 
 func defaultSelfPlay() SelfPlay {
@@ -204,6 +209,9 @@ func defaultReplay() Replay { return Replay{Window: 100000, MinPositions: 1000} 
 // roots are the allowed values of search.root.
 var roots = []string{"puct", "gumbel"}
 
+// precisions are the allowed values of search.precision (nn.ParsePrecision).
+var precisions = []string{"fp32", "int8"}
+
 // maxWindow bounds replay.window.
 const maxWindow = 1 << 26
 
@@ -213,6 +221,7 @@ func checkSearch(c *train.Config, _ *env.Game) error {
 	return train.FirstError(
 		checkSims(s.Sims, c.Stop.Iterations),
 		train.OneOf("search.root", s.Root, roots),
+		train.OneOf("search.precision", s.Precision, precisions),
 		train.IntRange("search.gumbel.m", s.Gumbel.M, 1, 64),
 		train.FloatRange("search.gumbel.c_visit", s.Gumbel.CVisit, 0, 1e6, true, false),
 		train.FloatRange("search.gumbel.c_scale", s.Gumbel.CScale, 0, 1000, true, false),
@@ -253,12 +262,21 @@ func checkResign(r Resign) error {
 
 // checkReplay validates the replay section: its datasets are read, never
 // the directories the run writes.
-func checkReplay(c *train.Config, _ *env.Game) error {
+func checkReplay(c *train.Config, game *env.Game) error {
 	r := ReplayOf(c)
 	if err := train.FirstError(
 		train.IntRange("replay.window", r.Window, 1, maxWindow),
 		train.IntRange("replay.min_positions", r.MinPositions, 0, r.Window)); err != nil {
 		return err
+	}
+	// The window is allocated whole when the run starts: it must fit in
+	// memory (game is nil for bad rules, reported already).
+	if enc, err := env.ParseEncoding(c.Encoding); err == nil && game != nil {
+		dim, a := enc.Dim(game), game.PitsPerRow()
+		need := BufferBytes(dim, a, r.Window)
+		if err := memlimit.Check(fmt.Sprintf("replay.window %d (%d bytes a position, %s encoding)", r.Window, need/uint64(r.Window), c.Encoding), need); err != nil {
+			return train.ConfigErrorf("replay.window", "%v", err)
+		}
 	}
 	for i, dir := range r.Datasets {
 		key := fmt.Sprintf("replay.datasets[%d]", i)

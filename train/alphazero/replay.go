@@ -25,6 +25,12 @@ type Buffer struct {
 	checked int64 // the value of added when checkFinite last passed
 }
 
+// BufferBytes is the memory NewBuffer allocates for window rows of dim
+// observation columns and actions policy columns.
+func BufferBytes(dim, actions, window int) uint64 {
+	return uint64(window) * uint64(4*dim+actions+4*actions+3*4+8) // obs, mask, policy, value+outcome+ply, game
+}
+
 // NewBuffer returns an empty buffer of window rows of dim observation
 // columns and actions policy columns.
 func NewBuffer(dim, actions, window int) *Buffer {

@@ -79,9 +79,24 @@ func (c Credentials) String() string {
 	return s
 }
 
+// InboxPrefix is the prefix of the reply subjects of a connection made for
+// run (ConnectRun): a worker of the run may subscribe to these alone, so
+// no reply of another run's learner or workers reaches it.
+func InboxPrefix(run string) string { return "_URIM_INBOX." + run }
+
+// ConnectRun is Connect for one run: its replies come on the run's own
+// inbox subjects (InboxPrefix), the only ones a worker may subscribe to.
+func ConnectRun(url string, c Credentials, name, run string) (*nats.Conn, error) {
+	return connect(url, c, name, nats.CustomInboxPrefix(InboxPrefix(run)))
+}
+
 // Connect connects to the server at url as name, reconnecting for ever
 // after a lost connection (a server of a cluster restarting).
 func Connect(url string, c Credentials, name string) (*nats.Conn, error) {
+	return connect(url, c, name)
+}
+
+func connect(url string, c Credentials, name string, extra ...nats.Option) (*nats.Conn, error) {
 	if url == "" {
 		return nil, errors.New("cluster: no NATS server URL")
 	}
@@ -106,7 +121,7 @@ func Connect(url string, c Credentials, name string) (*nats.Conn, error) {
 	if c.Cert != "" || c.Key != "" {
 		opts = append(opts, nats.ClientCert(c.Cert, c.Key))
 	}
-	nc, err := nats.Connect(url, opts...)
+	nc, err := nats.Connect(url, append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s (%s): %w", url, c, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -18,6 +19,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
@@ -58,41 +60,68 @@ type Learner struct {
 	maxLag   int
 	rules    string
 	build    string
-	dim, a   int
 	pending  []jetstream.Msg
 	held     map[string]bool // shard ids of pending
 	last     int             // newest version published
 	lastWait time.Time
 	testNet  string // a checkpoint to publish (tests)
 	drops    map[string]dropped
-	eval     *runEval // cluster.evaluation: the tournament streams are set up
+	check    *dataset.PackedChecker // the checks of urim dataset verify, shard by shard
+	eval     *runEval               // cluster.evaluation: the tournament streams are set up
+	url      string                 // the server's URL when last connected
 }
 
-// dropped sums up one worker's dropped shards in a Collect.
+// dropped sums up one worker's dropped shards in a Collect: those too old
+// (counted) and those refused (counted, the first one's reason kept).
 type dropped struct {
-	n     int
-	first string
+	lag, refused int
+	first        string
 }
 
-// logDrops writes one line per worker whose shards a Collect dropped.
-func (l *Learner) logDrops() {
+// logDrops writes at most two lines for a Collect's dropped shards: the
+// shards too old, counted per worker (workers that play faster than the
+// learner trains), and the shards refused, with the first reason per
+// worker (a worker of another build or rules: something to fix).
+func (l *Learner) logDrops(version int) {
 	workers := make([]string, 0, len(l.drops))
 	for w := range l.drops {
 		workers = append(workers, w)
 	}
 	slices.Sort(workers)
+	var lag, refused []string
+	nLag, nRefused := 0, 0
 	for _, w := range workers {
 		d := l.drops[w]
-		more := ""
-		if d.n > 1 {
-			more = fmt.Sprintf(" (and %d more)", d.n-1)
+		if d.lag > 0 {
+			nLag += d.lag
+			lag = append(lag, fmt.Sprintf("worker %s %d", w, d.lag))
 		}
-		fmt.Fprintf(l.log, "train: dropped %d shards of worker %s: %s%s\n", d.n, w, d.first, more)
+		if d.refused > 0 {
+			nRefused += d.refused
+			more := ""
+			if d.refused > 1 {
+				more = fmt.Sprintf(" (and %d more)", d.refused-1)
+			}
+			refused = append(refused, fmt.Sprintf("worker %s: %s%s", w, d.first, more))
+		}
+	}
+	if nLag > 0 {
+		fmt.Fprintf(l.log, "train: dropped %s too old (played by networks more than max_lag %d versions older than %d): %s\n",
+			progress.Count(nLag, "shards"), l.maxLag, version, strings.Join(lag, ", "))
+	}
+	if nRefused > 0 {
+		fmt.Fprintf(l.log, "train: refused %s: %s\n", progress.Count(nRefused, "shards"), strings.Join(refused, "; "))
 	}
 }
 
-// URL is the server's client URL.
-func (l *Learner) URL() string { return l.nc.ConnectedUrlRedacted() }
+// URL is the server's client URL (the one last connected to, while the
+// connection is away).
+func (l *Learner) URL() string {
+	if u := l.nc.ConnectedUrlRedacted(); u != "" {
+		l.url = u
+	}
+	return l.url
+}
 
 // OpenLearner connects the learner of cfg (a validated, distributed
 // config): it starts the embedded server and the local workers when
@@ -110,16 +139,20 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 	if err != nil {
 		return nil, err
 	}
-	g, err := env.NewGame(rules)
-	if err != nil {
-		return nil, err
-	}
 	enc, err := env.ParseEncoding(cfg.Encoding)
 	if err != nil {
 		return nil, err
 	}
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return nil, err
+	}
+	check, err := dataset.NewPackedChecker(rules, enc, reward)
+	if err != nil {
+		return nil, err
+	}
 	l := &Learner{log: o.Log, maxLag: cfg.Cluster.MaxLag, rules: rulesKey(rules), build: Build(),
-		dim: env.NewEncoder(g, enc).Dim(), a: g.PitsPerRow(), held: map[string]bool{}, last: -1}
+		held: map[string]bool{}, last: -1, check: check}
 	defer func() {
 		if err != nil {
 			l.Close()
@@ -132,7 +165,7 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 		}
 		url, creds, replicas = l.emb.URL, l.emb.Learner, 1
 	}
-	if l.nc, err = Connect(url, creds, "urim train "+run); err != nil {
+	if l.nc, err = ConnectRun(url, creds, "urim train "+run, run); err != nil {
 		return nil, err
 	}
 	js, err := jetstream.New(l.nc)
@@ -177,7 +210,8 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 // publishConfig stores the run's effective config and rules for workers.
 func (l *Learner) publishConfig(ctx context.Context, cfg *train.Config, rules env.Rules) error {
 	c := *cfg
-	c.Cluster = train.DefaultCluster() // where the learner's server is and its credentials' files are its own
+	c.Cluster = train.DefaultCluster()                  // where the learner's server is and its credentials' files are its own
+	c.Cluster.GamesPerShard = cfg.Cluster.GamesPerShard // the workers' to follow
 	eff, err := c.Marshal()
 	if err != nil {
 		return err
@@ -226,15 +260,17 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 	return nil
 }
 
-// Collect takes shards until they hold games finished games. Shards whose
-// network is more than max_lag versions older than version, and shards of
-// other rules or builds, are dropped (acknowledged as terminated) and
+// Collect takes shards until they hold games finished games, then the
+// shards waiting already, up to drainFactor times games. Shards whose
+// network is more than max_lag versions older than version, shards of
+// other rules or builds, and shards that fail the checks of urim dataset
+// verify are dropped (acknowledged as terminated) and
 // counted; shards seen reports as committed are acknowledged and skipped.
 func (l *Learner) Collect(ctx context.Context, version, games int, seen func(string) bool) (*train.RemoteBatch, error) {
 	b := &train.RemoteBatch{}
 	got := 0
 	l.drops = map[string]dropped{}
-	defer l.logDrops()
+	defer l.logDrops(version)
 	start := time.Now()
 	l.lastWait = start
 	for got < games {
@@ -272,8 +308,38 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 			l.waiting(got, games, err)
 		}
 	}
+	// Then the shards waiting already, up to drainFactor times the games
+	// asked: workers play while the learner trains, and what they played
+	// meanwhile is fresh now but would be too old (max_lag) after a few
+	// more iterations. An iteration takes more games when workers play
+	// faster than the learner trains, and trains on all of them (training
+	// steps follow the positions).
+	for got < drainFactor*games {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// As many shards as the games still taken fill (a shard fetched
+		// is held until the iteration commits).
+		want := max(1, min(64, (drainFactor*games-got)*len(b.Shards)/max(got, 1)))
+		batch, err := l.cons.FetchNoWait(want)
+		if err != nil {
+			break
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			got += l.take(ctx, msg, version, seen, b)
+		}
+		if n == 0 {
+			break
+		}
+	}
 	return b, nil
 }
+
+// drainFactor bounds the games an iteration takes from the shards waiting:
+// this many times selfplay.games_per_iteration.
+const drainFactor = 4
 
 // waiting notes, at most every 30 seconds, that the learner waits.
 func (l *Learner) waiting(got, games int, err error) {
@@ -282,9 +348,35 @@ func (l *Learner) waiting(got, games int, err error) {
 		if err != nil {
 			why = fmt.Sprintf(" (%v)", err)
 		}
-		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (start urim worker --nats %s)\n", got, games, why, l.URL())
+		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (%s)\n", got, games, why, l.workersNote())
 		l.lastWait = time.Now()
 	}
+}
+
+// workersNote says, for a wait, which workers are there: those whose
+// heartbeat (sent as games end) is recent, else the local ones starting,
+// else how to start one.
+func (l *Learner) workersNote() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	seen := 0
+	if keys, err := l.res.kv.ListKeys(ctx); err == nil {
+		for k := range keys.Keys() {
+			if e, err := l.res.kv.Get(ctx, k); err == nil && strings.HasPrefix(k, keyWorkers+".") {
+				var hb heartbeat
+				if json.Unmarshal(e.Value(), &hb) == nil && time.Since(hb.Seen) < time.Minute {
+					seen++
+				}
+			}
+		}
+	}
+	switch {
+	case seen > 0:
+		return fmt.Sprintf("%d workers reported in the last minute: they are playing", seen)
+	case l.locals != nil:
+		return fmt.Sprintf("%d local workers started; none has finished a game yet", len(l.locals.cmds))
+	}
+	return fmt.Sprintf("no worker has reported yet: start urim worker --nats %s --run %s", l.URL(), l.res.n.run)
 }
 
 // take handles one shard message, adding its games to b when it is kept.
@@ -301,10 +393,14 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	drop := func(counter *int, format string, args ...any) int {
 		*counter++
 		d := l.drops[worker]
-		if d.n == 0 {
-			d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+		if counter == &b.DroppedLag {
+			d.lag++
+		} else {
+			if d.refused == 0 {
+				d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+			}
+			d.refused++
 		}
-		d.n++
 		l.drops[worker] = d
 		_ = msg.Term() // it will not be trained on; if the reply is lost JetStream offers it again, and it is dropped again
 		return 0
@@ -329,7 +425,10 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	case version-v > l.maxLag:
 		return drop(&b.DroppedLag, "played by network %d, %d versions older than %d (max_lag %d)", v, version-v, version, l.maxLag)
 	}
-	games, err := dataset.Unpack(msg.Data(), l.dim, l.a)
+	// The checks of urim dataset verify: a shard that fails them (values out
+	// of range, NaN, masks or policies that are not the game's) is refused
+	// here, never trained on, and never stops the run.
+	games, err := l.check.Unpack(msg.Data())
 	if err != nil {
 		return drop(&b.DroppedRefused, "%v", err)
 	}
@@ -340,23 +439,37 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	return len(games)
 }
 
+// ackBudget is how long Committed tries to have the iteration's shards
+// acknowledged (the server restarting, a cluster electing a leader)
+// before it fails; ackNote how often it says what it waits for meanwhile.
+var ackBudget, ackNote = 2 * time.Minute, 10 * time.Second
+
 // Committed acknowledges the shards of the last Collect, waiting for the
-// server's confirmation of each.
+// server's confirmation of each: it says every ackNote what it waits for,
+// and fails after ackBudget with an error saying so (the iteration is
+// committed by then: a resumed run skips its shards).
 func (l *Learner) Committed() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	for i, msg := range l.pending {
-		var err error
-		for try := 0; try < 60; try++ {
-			if err = msg.DoubleAck(ctx); err == nil {
-				break
-			}
-			time.Sleep(time.Second) // a cluster electing a new leader
+	start := time.Now()
+	deadline, lastNote := start.Add(ackBudget), start
+	for len(l.pending) > 0 {
+		msg := l.pending[0]
+		ctx, cancel := context.WithTimeout(context.Background(), max(time.Millisecond, min(5*time.Second, ackNote, time.Until(deadline))))
+		err := msg.DoubleAck(ctx)
+		cancel()
+		if err == nil {
+			l.pending = l.pending[1:]
+			continue
 		}
-		if err != nil {
-			l.pending = l.pending[i:]
-			return fmt.Errorf("cluster: acknowledge shard %s: %w (the run is committed; a resumed run skips the shard)", msg.Headers().Get(hdrShard), err)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cluster: acknowledge shard %s: the NATS server at %s confirmed none of the last %d shards' acknowledgements in %v (connection %s): %w (the run is committed; a resumed run skips the shards)",
+				msg.Headers().Get(hdrShard), l.URL(), len(l.pending), ackBudget, l.nc.Status(), err)
 		}
+		if time.Since(lastNote) >= ackNote {
+			fmt.Fprintf(l.log, "train: waiting for the NATS server at %s to confirm the acknowledgement of %d shards (%v; connection %s): giving up in %v\n",
+				l.URL(), len(l.pending), err, l.nc.Status(), time.Until(deadline).Round(time.Second))
+			lastNote = time.Now()
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	l.pending = l.pending[:0]
 	clear(l.held)

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -16,6 +18,7 @@ import (
 // workers (only the run's subjects).
 type Embedded struct {
 	srv *server.Server
+	dir string
 	// URL is the client URL, nats://127.0.0.1:PORT.
 	URL string
 	// Learner and Worker are the two users' credentials.
@@ -27,7 +30,7 @@ type Embedded struct {
 const maxPayload = 8 << 20
 
 // StartEmbedded starts the embedded server of run with JetStream storage in
-// dir.
+// dir, where it writes its [CredentialsFile] for the run's owner.
 func StartEmbedded(dir, run string) (*Embedded, error) {
 	lp, wp := secret(), secret()
 	n := namesOf(run)
@@ -55,20 +58,33 @@ func StartEmbedded(dir, run string) (*Embedded, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("cluster: the embedded server in %s did not start", dir)
 	}
-	return &Embedded{srv: srv, URL: srv.ClientURL(),
+	e := &Embedded{srv: srv, dir: dir, URL: srv.ClientURL(),
 		Learner: Credentials{User: "learner", Password: lp},
-		Worker:  Credentials{User: "worker-" + run, Password: wp}}, nil
+		Worker:  Credentials{User: "worker-" + run, Password: wp}}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		e.Shutdown()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if err := writeCredentials(dir, e.URL, e.Learner); err != nil {
+		e.Shutdown()
+		return nil, err
+	}
+	return e, nil
 }
 
-// Shutdown stops the server and waits until it has.
+// Shutdown stops the server, waits until it has and removes its
+// credentials file.
 func (e *Embedded) Shutdown() {
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
+	_ = os.Remove(filepath.Join(e.dir, CredentialsFile)) // gone already: nothing to do
 }
 
 // workerPermissions lets a worker of the run publish its shards and its
-// heartbeats and read the run's config and networks, and nothing else: no other run's subjects, no
-// JetStream administration.
+// heartbeats, read the run's config and networks and take its tournament
+// games, and nothing else: no other run's subjects or replies, no
+// JetStream administration. docs/distributed.md's nats.conf lists the
+// same (TestDocumentedConfig).
 func workerPermissions(n names) *server.Permissions {
 	kvStream, objStream := "KV_"+n.kv, "OBJ_"+n.nets
 	api := "$JS.API."
@@ -89,8 +105,10 @@ func workerPermissions(n names) *server.Permissions {
 		api + "CONSUMER.MSG.NEXT." + n.evalStream + "." + evalConsumer, "$JS.ACK." + n.evalStream + "." + evalConsumer + ".>",
 	}
 	return &server.Permissions{
-		Publish:   &server.SubjectPermission{Allow: pub},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		Publish: &server.SubjectPermission{Allow: pub},
+		// The run's own inbox (ConnectRun): "_INBOX.>" would carry every
+		// reply on the server, another run's shards among them.
+		Subscribe: &server.SubjectPermission{Allow: []string{InboxPrefix(n.run) + ".>"}},
 	}
 }
 

@@ -148,7 +148,17 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		defer cancel()
 		go watchParent(ctx, cancel)
 	}
-	nc, err := Connect(o.URL, o.Credentials, "urim worker "+o.ID)
+	if o.Run == "" {
+		run, err := findRun(ctx, o)
+		if err != nil {
+			return err
+		}
+		o.Run = run
+	}
+	if !train.RunNameOK.MatchString(o.Run) {
+		return fmt.Errorf("cluster: %q is not a run name (letters, digits, - and _)", o.Run)
+	}
+	nc, err := ConnectRun(o.URL, o.Credentials, "urim worker "+o.ID, o.Run)
 	if err != nil {
 		return err
 	}
@@ -264,20 +274,7 @@ func watchParent(ctx context.Context, cancel context.CancelFunc) {
 // join finds the run (waiting for its learner to publish its config and a
 // first network) and reads its config.
 func (w *worker) join(ctx context.Context) error {
-	run := w.o.Run
-	if run == "" {
-		runs, err := Runs(ctx, w.js)
-		if err != nil {
-			return err
-		}
-		if len(runs) != 1 {
-			return fmt.Errorf("cluster: %d runs on %s (%s): name one with --run", len(runs), w.o.URL, strings.Join(runs, ", "))
-		}
-		run = runs[0]
-	}
-	if !train.RunNameOK.MatchString(run) {
-		return fmt.Errorf("cluster: %q is not a run name (letters, digits, - and _)", run)
-	}
+	run := w.o.Run // RunWorker found it when it was not given
 	n := namesOf(run)
 	for wait := time.Duration(0); ; wait = time.Second {
 		select {
@@ -462,6 +459,32 @@ func (w *worker) beat(ctx context.Context) {
 	if _, err := w.res.kv.Put(ctx, keyWorkers+"."+w.o.ID, b); err == nil {
 		w.lastBeat = time.Now()
 	}
+}
+
+// findRun returns the one run on the server of o, for a worker not told
+// which. It asks on a connection of its own: the worker's user may not
+// read the replies to it (they may come only on a run's inbox), so such a
+// worker must name its run.
+func findRun(ctx context.Context, o WorkerOptions) (string, error) {
+	nc, err := Connect(o.URL, o.Credentials, "urim worker "+o.ID)
+	if err != nil {
+		return "", err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return "", fmt.Errorf("cluster: %w", err)
+	}
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	runs, err := Runs(lctx, js)
+	if err != nil {
+		return "", fmt.Errorf("%w (a worker whose user may read only its run's subjects must name the run: --run)", err)
+	}
+	if len(runs) != 1 {
+		return "", fmt.Errorf("cluster: %d runs on %s (%s): name one with --run", len(runs), o.URL, strings.Join(runs, ", "))
+	}
+	return runs[0], nil
 }
 
 // Runs lists the runs on a server: the shard streams' run names.
