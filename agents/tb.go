@@ -192,11 +192,13 @@ func withTable(cfg *MCTSConfig, path string) error {
 // s: when the table holds s exactly (its bounds meet), value is the reward
 // for the player to move of the game played out perfectly from s (with a
 // fresh repetition history, as the table assumes) and best the actions
-// that keep that value, as [tablebase.Best] ranks them, when withBest is
-// set (0 otherwise: the value alone is one probe, the best moves each
-// move's analysis, many times its cost); ok is false for a finished
-// position, one the table does not hold, or one it holds only within
-// bounds.
+// that keep that value, when withBest is set (0 otherwise). From a table
+// with stored best moves (tablebase.Table.HasStoredMoves) best is the
+// position's, analysed with only itself as history, like the value: one
+// probe ([tablebase.Table.BestSet]). Without them it is what
+// [tablebase.Best] lists from s with its history, each move's analysis,
+// many times a probe's cost. ok is false for a finished position, one the
+// table does not hold, or one it holds only within bounds.
 func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind, withBest bool) (value float32, best env.Mask, ok bool) {
 	if s.Terminal() {
 		return 0, 0, false
@@ -207,6 +209,13 @@ func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind, withBest
 	}
 	if !withBest {
 		return reward(lo, s.Game().Total(), kind), 0, true
+	}
+	if t.HasStoredMoves() {
+		best, err := t.BestSet(s)
+		if err != nil || best == 0 {
+			return 0, 0, false
+		}
+		return reward(lo, s.Game().Total(), kind), best, true
 	}
 	moves, err := t.Moves(s)
 	if err != nil {

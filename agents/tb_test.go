@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
@@ -289,5 +290,59 @@ func TestTableTargetValueAlone(t *testing.T) {
 	}
 	if held == 0 {
 		t.Fatal("no position held exactly: the test checks nothing")
+	}
+}
+
+// TestTableTargetStoredBest: from a table with stored best moves,
+// TableTarget's best moves are the position's, analysed with only itself
+// as history (Best of the fresh position), whatever the history; the value
+// is the same as from a table without them.
+func TestTableTargetStoredBest(t *testing.T) {
+	plain, _, err := tablebase.Build(context.Background(), env.Urim, 5, tablebase.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _, err := tablebase.Build(context.Background(), env.Urim, 5, tablebase.Options{StoreMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := env.MustGame(env.Urim)
+	rng := rand.New(rand.NewPCG(5, 6))
+	held, withHistory := 0, 0
+	for range 100 {
+		s, err := stored.Sample(g, 1+rng.IntN(5), rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !s.Terminal() {
+			v1, best1, ok1 := agents.TableTarget(stored, &s, env.RewardMatchPoints, true)
+			v0, _, ok0 := agents.TableTarget(plain, &s, env.RewardMatchPoints, true)
+			if ok0 != ok1 || v0 != v1 {
+				t.Fatalf("%s: stored (%v %v), plain (%v %v)", s.String(), v1, ok1, v0, ok0)
+			}
+			if ok1 {
+				f := s.Fresh()
+				moves, err := plain.Best(&f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want env.Mask
+				for _, m := range moves {
+					want |= env.Mask(1) << m.Action
+				}
+				if best1 != want {
+					t.Fatalf("%s: stored best %v, the fresh analysis %v", s.String(), best1.Actions(), want.Actions())
+				}
+				held++
+				if s.Quiet() > 0 {
+					withHistory++
+				}
+			}
+			legal := s.Legal()
+			s.Play(legal.Nth(rng.IntN(legal.Count())))
+		}
+	}
+	if held == 0 || withHistory == 0 {
+		t.Fatalf("%d positions held exactly, %d with a history: the test checks too little", held, withHistory)
 	}
 }

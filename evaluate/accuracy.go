@@ -31,6 +31,11 @@ type AccuracyConfig struct {
 	// "selfplay:SPEC" (every position with at most K seeds of games that
 	// SPEC plays against itself from the start, after 4 random plies).
 	Source string
+	// MinSeeds, when above 1, scores only positions with at least this
+	// many seeds: with a larger table than training used (say 16 seeds
+	// against a training table of 14, MinSeeds 15), only positions that no
+	// training table covered. 0 means 1.
+	MinSeeds int
 	// Seed seeds the sampling and the agents.
 	Seed uint64
 	// Progress, if set, is called after each scored position.
@@ -61,6 +66,7 @@ type AccuracyReport struct {
 	Agent    string `json:"agent"`
 	Source   string `json:"source"`
 	Rules    string `json:"rules"`
+	MinSeeds int    `json:"min_seeds"`
 	MaxSeeds int    `json:"max_seeds"`
 	// Sampled counts the positions drawn; Skipped those left out because
 	// a move's value is not exact (no ground truth) or there was no choice.
@@ -115,7 +121,7 @@ func Accuracy(ctx context.Context, cfg AccuracyConfig) (*AccuracyReport, error) 
 		return nil, err
 	}
 	k := cfg.Table.MaxSeeds()
-	rep := &AccuracyReport{Agent: cfg.Agent, Source: cfg.Source, Rules: g.Name(), MaxSeeds: k,
+	rep := &AccuracyReport{Agent: cfg.Agent, Source: cfg.Source, Rules: g.Name(), MinSeeds: max(cfg.MinSeeds, 1), MaxSeeds: k,
 		BySeeds: make([]AccuracyRow, k+1)}
 	for done := 0; done < n; {
 		if err := ctx.Err(); err != nil {
@@ -247,9 +253,13 @@ func positionSource(cfg AccuracyConfig, g *env.Game) (func() (env.State, error),
 	if k < 1 {
 		return nil, fmt.Errorf("evaluate: the table holds no position with seeds (K=%d)", k)
 	}
+	least := max(cfg.MinSeeds, 1)
+	if least > k {
+		return nil, fmt.Errorf("evaluate: min seeds %d above the table's K=%d", cfg.MinSeeds, k)
+	}
 	if cfg.Source == "uniform" {
 		return func() (env.State, error) {
-			return cfg.Table.Sample(g, 1+rng.IntN(k), rng)
+			return cfg.Table.Sample(g, least+rng.IntN(k-least+1), rng)
 		}, nil
 	}
 	spec, ok := strings.CutPrefix(cfg.Source, "selfplay:")
@@ -265,13 +275,13 @@ func positionSource(cfg AccuracyConfig, g *env.Game) (func() (env.State, error),
 	return func() (env.State, error) {
 		for len(queue) == 0 {
 			if games == maxSourceGames {
-				return env.State{}, fmt.Errorf("evaluate: %d games of %s never reached %d seeds", games, spec, k)
+				return env.State{}, fmt.Errorf("evaluate: %d games of %s never reached %d to %d seeds", games, spec, least, k)
 			}
 			games++
 			agents.Reset(player)
 			s := g.Start()
 			for ply := 0; !s.Terminal(); ply++ {
-				if s.RowSeeds(0)+s.RowSeeds(1) <= k {
+				if n := s.RowSeeds(0) + s.RowSeeds(1); n <= k && n >= least {
 					queue = append(queue, s)
 				}
 				legal := s.Legal()

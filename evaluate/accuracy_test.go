@@ -59,6 +59,31 @@ func TestAccuracy(t *testing.T) {
 	}
 }
 
+// TestAccuracyMinSeeds scores only positions of the top layers with
+// MinSeeds, from both sources (positions that a training table of fewer
+// seeds never covered), and refuses MinSeeds above K.
+func TestAccuracyMinSeeds(t *testing.T) {
+	_, tb := tbtest.File(t, env.Urim, 6)
+	for _, source := range []string{"uniform", "selfplay:alphabeta:depth=2", "selfplay:mcts:sims=20"} {
+		rep, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{
+			Agent: "greedy", Table: tb, Positions: 30, Source: source, MinSeeds: 5, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.MinSeeds != 5 || rep.All.Positions != 30 || len(rep.BySeeds) == 0 {
+			t.Fatalf("%s: %+v", source, rep)
+		}
+		for _, r := range rep.BySeeds {
+			if r.Seeds < 5 || r.Seeds > 6 {
+				t.Fatalf("%s: a row of %d seeds, want 5 or 6", source, r.Seeds)
+			}
+		}
+	}
+	if _, err := evaluate.Accuracy(context.Background(), evaluate.AccuracyConfig{Agent: "greedy", Table: tb, MinSeeds: 7}); err == nil {
+		t.Fatal("MinSeeds above K gave no error")
+	}
+}
+
 // TestWilson checks the interval against a worked value: 8 of 10 gives
 // 0.490–0.943 (Wilson 1927, as tabulated by Newcombe 1998).
 func TestWilson(t *testing.T) {

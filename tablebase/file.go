@@ -15,9 +15,10 @@ import (
 	"github.com/urim-rl/urim/internal/inputfile"
 )
 
-// FormatVersion is the version of the file layout; a reader refuses any
-// other.
-const FormatVersion = 1
+// FormatVersion is the version of the file layout a table is written in;
+// a reader reads it and version 1 (no stored analysis of the moves, see
+// [Table.HasStoredMoves]) and refuses any other.
+const FormatVersion = 2
 
 // magic opens every table file.
 var magic = [8]byte{'U', 'R', 'I', 'M', 'T', 'B', '\r', '\n'}
@@ -49,6 +50,9 @@ type header struct {
 	ValueBytes   int       `json:"value_bytes"`
 	RankBytes    int       `json:"rank_bytes"`
 	PayloadBytes uint64    `json:"payload_bytes"`
+	// MoveBytes (format 2) is the bytes a position's stored best moves
+	// take after the ranks: 0 (none) or 1.
+	MoveBytes int `json:"move_bytes"`
 }
 
 // maxHeader bounds the JSON header a reader accepts.
@@ -62,7 +66,10 @@ const maxHeader = 1 << 16
 // writeTo writes the file form of t to w.
 func (t *Table) writeTo(w io.Writer) error {
 	h := header{Rules: t.rules, RulesText: t.rules.String(), RulesVersion: env.RulesVersion, MaxSeeds: t.k,
-		Positions: t.positions(), ValueBytes: t.vw, RankBytes: t.rw, PayloadBytes: uint64(len(t.data))}
+		Positions: t.positions(), ValueBytes: t.vw, RankBytes: t.rw, PayloadBytes: uint64(t.Size())}
+	if t.analysis != nil {
+		h.MoveBytes = movesBytes
+	}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -72,7 +79,7 @@ func (t *Table) writeTo(w io.Writer) error {
 	binary.LittleEndian.PutUint32(head[12:], uint32(len(hj)))
 	sum := crc32.New(castagnoli)
 	mw := io.MultiWriter(w, sum)
-	for _, part := range [][]byte{head, hj, t.data} {
+	for _, part := range [][]byte{head, hj, t.data, t.analysis} {
 		if _, err := mw.Write(part); err != nil {
 			return err
 		}
@@ -161,7 +168,12 @@ func Parse(b []byte) (*Table, error) {
 	if got, sum := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[want-4:]); got != sum {
 		return nil, fmt.Errorf("%w: checksum %08x, the file says %08x", ErrCorrupt, got, sum)
 	}
-	t.data = b[16+hl : want-4]
+	t.data = b[16+hl : 16+hl+t.payloadSize()]
+	if t.analysis = b[16+hl+t.payloadSize() : want-4]; len(t.analysis) == 0 {
+		t.analysis = nil
+	} else if g := validMasks(t.analysis, t.r.p); g >= 0 {
+		return nil, fmt.Errorf("%w: position %d: stored best moves %#x beyond the %d actions", ErrCorrupt, g, t.analysis[g], t.r.p)
+	}
 	t.index()
 	for n := 0; n <= t.k; n++ {
 		maxCode := pairCode(n, n) // no bound exceeds the seeds on the board
@@ -194,8 +206,9 @@ func parseHeader(b []byte) (t *Table, hl, want uint64, err error) {
 	if !bytes.Equal(b[:8], magic[:]) {
 		return nil, 0, 0, ErrNotTable
 	}
-	if v := binary.LittleEndian.Uint32(b[8:12]); v != FormatVersion {
-		return nil, 0, 0, fmt.Errorf("%w %d (this build reads %d)", ErrVersion, v, FormatVersion)
+	v := binary.LittleEndian.Uint32(b[8:12])
+	if v != 1 && v != FormatVersion {
+		return nil, 0, 0, fmt.Errorf("%w %d (this build reads 1 and %d)", ErrVersion, v, FormatVersion)
 	}
 	hl = uint64(binary.LittleEndian.Uint32(b[12:16]))
 	if hl > maxHeader {
@@ -223,10 +236,13 @@ func parseHeader(b []byte) (t *Table, hl, want uint64, err error) {
 	if h.RankBytes != 1 && h.RankBytes != 2 {
 		return nil, 0, 0, fmt.Errorf("%w: header rank_bytes %d (want 1 or 2)", ErrCorrupt, h.RankBytes)
 	}
+	if h.MoveBytes != 0 && (v == 1 || h.MoveBytes != movesBytes) {
+		return nil, 0, 0, fmt.Errorf("%w: header move_bytes %d in format %d (want 0, or %d from format 2)", ErrCorrupt, h.MoveBytes, v, movesBytes)
+	}
 	t = newTable(h.Rules, c, h.MaxSeeds, h.RankBytes)
-	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize() {
-		return nil, 0, 0, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, payload %d) do not fit K=%d under %s",
-			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
+	if h.Positions != t.positions() || h.ValueBytes != t.vw || h.PayloadBytes != t.payloadSize()+uint64(h.MoveBytes)*t.positions() {
+		return nil, 0, 0, fmt.Errorf("%w: header sizes (positions %d, value bytes %d, rank bytes %d, move bytes %d, payload %d) do not fit K=%d under %s",
+			ErrCorrupt, h.Positions, h.ValueBytes, h.RankBytes, h.MoveBytes, h.PayloadBytes, h.MaxSeeds, h.Rules.Name)
 	}
 	return t, hl, 16 + hl + h.PayloadBytes + 4, nil
 }

@@ -26,10 +26,16 @@ type view struct {
 }
 
 // inRun turns the fresh-history figures of the moves of s (from
-// freshMoves) into figures for s with its history. With pick set it stops
-// at what the table's move needs: a forcing check only for a move that
-// could become it, none to prove a move worse.
-func (t *Table) inRun(s *env.State, moves []Move, pick bool) error {
+// freshMoves) into figures for s with its history. With want set to
+// wantPick it stops at what the table's move needs: a forcing check only
+// for a move that could become it, none to prove a move worse; with
+// wantKeep, at what tells the moves that keep the lower bound of a
+// position with a fresh history (which lower bound the table's move
+// keeps): a forcing check only for a move whose fresh figure keeps it,
+// none to prove a move worse. Only the lower bounds of the moves that keep
+// it are then final.
+func (t *Table) inRun(s *env.State, moves []Move, want wanted) error {
+	pick := want == wantPick
 	mover := s.ToMove()
 	n := s.RowSeeds(0) + s.RowSeeds(1)
 	states := s.Run()
@@ -79,6 +85,9 @@ func (t *Table) inRun(s *env.State, moves []Move, pick bool) error {
 		if m.Lower >= m.TableLower {
 			continue
 		}
+		if want == wantKeep && m.TableLower < e.Lower {
+			continue
+		}
 		if pick {
 			if cur := Pick(moves); m.TableLower < cur.Lower || m.TableLower == cur.Lower && !better(raised(*m), cur) {
 				continue
@@ -92,7 +101,7 @@ func (t *Table) inRun(s *env.State, moves []Move, pick bool) error {
 			m.Lower = m.TableLower
 		}
 	}
-	if pick {
+	if want != wantAll {
 		return nil
 	}
 	// A move that keeps the best lower bound by its fresh figures but not
@@ -114,6 +123,15 @@ func (t *Table) inRun(s *env.State, moves []Move, pick bool) error {
 	}
 	return nil
 }
+
+// wanted says how much of the figures inRun works out.
+type wanted uint8
+
+const (
+	wantAll  wanted = iota // every move's figures and the proofs of worse moves
+	wantPick               // the table's move
+	wantKeep               // the moves that keep the lower bound, from a fresh history
+)
 
 // raised returns m with its lower bound raised to its fresh figure.
 func raised(m Move) Move {

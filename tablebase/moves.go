@@ -41,7 +41,7 @@ func (t *Table) Moves(s *env.State) ([]Move, error) {
 	if err != nil || len(moves) == 0 {
 		return moves, err
 	}
-	if err := t.inRun(s, moves, false); err != nil {
+	if err := t.inRun(s, moves, wantAll); err != nil {
 		return nil, err
 	}
 	classify(moves)
@@ -56,7 +56,7 @@ func (t *Table) Pick(s *env.State) (Move, bool, error) {
 	if err != nil || len(moves) == 0 {
 		return Move{}, false, err
 	}
-	if err := t.inRun(s, moves, true); err != nil {
+	if err := t.inRun(s, moves, wantPick); err != nil {
 		return Move{}, false, err
 	}
 	return Pick(moves), true, nil
@@ -64,8 +64,39 @@ func (t *Table) Pick(s *env.State) (Move, bool, error) {
 
 // Best returns the moves the table calls best from s with its history
 // (status best, or keeps-bound where the position is not exact), the
-// table's move first; see [Best].
+// table's move first; see [Best]. From a fresh history (s.Quiet() is 0) a
+// table with the stored best moves ([Table.HasStoredMoves]) answers from
+// them and the children's entries, without analysing the run; each move's
+// figures are then its fresh-history figures (TableLower, TableUpper).
 func (t *Table) Best(s *env.State) ([]Move, error) {
+	if s.Quiet() == 0 && t.analysis != nil && !s.Terminal() {
+		keep, ok, err := t.storedBest(s)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			e, err := t.Probe(s)
+			if err != nil {
+				return nil, err
+			}
+			moves, err := t.freshMoves(s)
+			if err != nil {
+				return nil, err
+			}
+			var out []Move
+			for _, m := range moves {
+				if keep.Has(m.Action) {
+					m.Status = StatusKeepsBound
+					if e.Exact() {
+						m.Status = StatusBest
+					}
+					out = append(out, m)
+				}
+			}
+			sortMoves(out)
+			return out, nil
+		}
+	}
 	moves, err := t.Moves(s)
 	if err != nil {
 		return nil, err

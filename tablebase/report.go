@@ -33,6 +33,10 @@ type Report struct {
 	Best []int `json:"best"`
 	// Move is the table's move (see Pick), -1 when the game is over.
 	Move int `json:"move"`
+	// StoredBest is the position's stored best moves (Table.BestSet: the
+	// moves Best lists from it analysed with only itself as history), nil
+	// for a table that stores none.
+	StoredBest []int `json:"stored_best,omitempty"`
 }
 
 // ProbePosition reads a position in urim's notation under the table's rules
@@ -61,6 +65,13 @@ func (t *Table) ProbePosition(text string) (*Report, error) {
 			r.Best = append(r.Best, m.Action)
 		}
 		r.Move = Pick(r.Moves).Action
+		if t.HasStoredMoves() {
+			set, err := t.BestSet(&s)
+			if err != nil {
+				return nil, err
+			}
+			r.StoredBest = append([]int{}, set.Actions()...)
+		}
 	}
 	r.Exact = r.Lower == r.Upper
 	return r, nil

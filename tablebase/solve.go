@@ -25,6 +25,11 @@ type Options struct {
 	// build would hold more bytes than this (see EstimateBuild); 0 means
 	// no limit.
 	MemoryLimit uint64
+	// StoreMoves also analyses every position's moves with only the
+	// position as history, once solved, and stores the result with the
+	// table (stored.go: Table.BestSet, and Table.Moves and Table.Best from
+	// a fresh history read it).
+	StoreMoves bool
 }
 
 // Progress describes the state of a build.
@@ -35,6 +40,9 @@ type Progress struct {
 	Done      uint64 // positions of the finished layers
 	Total     uint64 // positions of every layer
 	LayerDone bool   // the layer has reached its fixed point
+	// Moves is set for the pass of Options.StoreMoves, after the layer's
+	// moves are analysed (Done counts the positions analysed).
+	Moves bool
 }
 
 // LayerStats summarizes one solved layer.
@@ -45,6 +53,9 @@ type LayerStats struct {
 	Sweeps    int           `json:"sweeps"`
 	MaxRank   int           `json:"max_rank"`
 	Time      time.Duration `json:"time_ns"`
+	// MovesTime is the time of the layer's analysis of the moves
+	// (Options.StoreMoves).
+	MovesTime time.Duration `json:"moves_time_ns,omitempty"`
 }
 
 // solver holds the bounds of every layer solved so far.
@@ -117,6 +128,22 @@ func Build(ctx context.Context, r env.Rules, k int, opt Options) (*Table, []Laye
 	t := newTable(r, c, k, rw)
 	t.data = s.encode(t)
 	t.index()
+	s.lo, s.hi, s.rk = nil, nil, nil
+	if opt.StoreMoves {
+		last := time.Now()
+		stored, err := t.analyse(ctx, opt.Workers, func(n int, done uint64) {
+			if opt.Progress != nil {
+				opt.Progress(Progress{Seeds: n, Done: done, Total: total, LayerDone: true, Moves: true})
+			}
+			now := time.Now()
+			stats[n].MovesTime = now.Sub(last)
+			last = now
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		t.analysis = stored
+	}
 	return t, stats, nil
 }
 

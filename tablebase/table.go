@@ -28,11 +28,14 @@ type Table struct {
 	// data is the file's payload: every position's pair code (vw bytes,
 	// little-endian), then every position's rank (rw bytes, little-endian),
 	// layer after layer, in index order.
-	data    []byte
-	offset  []uint64 // offset[n]: first position of layer n; offset[K+1] = count
-	ranks   uint64   // byte offset of the ranks in data
-	decodes [][2]uint8
-	matched atomic.Pointer[env.Game] // the last game found to play by t's rules
+	data   []byte
+	offset []uint64 // offset[n]: first position of layer n; offset[K+1] = count
+	ranks  uint64   // byte offset of the ranks in data
+	// analysis is the stored analysis of the moves (stored.go): movesBytes
+	// a position in index order, after data in the file; nil without it.
+	analysis []byte
+	decodes  [][2]uint8
+	matched  atomic.Pointer[env.Game] // the last game found to play by t's rules
 }
 
 func newTable(er env.Rules, c rules, k, rw int) *Table {
@@ -103,8 +106,9 @@ func (t *Table) Rules() env.Rules {
 // MaxSeeds returns K: the table holds every board with at most K seeds.
 func (t *Table) MaxSeeds() int { return t.k }
 
-// Size returns the payload size in bytes.
-func (t *Table) Size() int { return len(t.data) }
+// Size returns the payload size in bytes (with the stored analysis of the
+// moves, if any).
+func (t *Table) Size() int { return len(t.data) + len(t.analysis) }
 
 // entry returns the bounds and rank of the position at global index g.
 func (t *Table) entry(g uint64) (lo, hi, rank int) {

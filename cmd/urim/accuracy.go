@@ -14,7 +14,7 @@ import (
 
 var accuracyCommand = &command{
 	name:  "accuracy",
-	usage: "--agent SPEC --tablebase FILE [--positions N] [--source uniform|selfplay:SPEC] [--seed S] [--json]",
+	usage: "--agent SPEC --tablebase FILE [--positions N] [--source uniform|selfplay:SPEC] [--min-seeds N] [--seed S] [--json]",
 	long: `Scores an agent's moves against an endgame table (urim tablebase build): on
 positions with at most K seeds, the share of moves that keep the best value and
 the seeds lost per move, by seed count, with 95% intervals (Wilson for shares).
@@ -26,13 +26,16 @@ with a fresh history, but the opponent may steer back into the history).
 
 Examples:
   urim eval accuracy --agent greedy --tablebase urim12.tb
-  urim eval accuracy --agent mcts:sims=200 --tablebase urim12.tb --source selfplay:random --positions 500`,
+  urim eval accuracy --agent mcts:sims=200 --tablebase urim12.tb --source selfplay:random --positions 500
+  urim eval accuracy --agent az:ckpt=models/urim-az.ckpt,sims=200 --tablebase urim16.tb --min-seeds 15
+                     (positions a 14-seed training table never covered)`,
 	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 		agent := fs.String("agent", "", "spec of the agent under test")
 		file := fs.String("tablebase", "", "endgame table file")
 		positions := fs.Int("positions", 1000, "positions to score")
 		source := fs.String("source", "uniform", "positions: uniform, or selfplay:SPEC (games SPEC plays against itself)")
 		seed := fs.Uint64("seed", 1, "seed for the sampling and the agents")
+		minSeeds := fs.Int("min-seeds", 1, "score only positions with at least this many seeds (say K+1 of a training table of K)")
 		asJSON := fs.Bool("json", false, "print JSON")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		return func(std *stdio, args []string) error {
@@ -45,6 +48,9 @@ Examples:
 			if *positions <= 0 {
 				return usageErrorf("--positions %d: want at least 1", *positions)
 			}
+			if *minSeeds < 1 {
+				return usageErrorf("--min-seeds %d: want at least 1", *minSeeds)
+			}
 			if err := agents.Validate(*agent); err != nil {
 				return err
 			}
@@ -55,7 +61,7 @@ Examples:
 			ctx, stop := interruptible()
 			defer stop()
 			defer agents.CloseExternalEngines()
-			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, Seed: *seed}
+			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, MinSeeds: *minSeeds, Seed: *seed}
 			bar := progress.To(std.err, *quiet).Func("accuracy", "positions")
 			var scored atomic.Int64
 			cfg.Progress = func(done, total int) {
@@ -75,8 +81,12 @@ Examples:
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			fmt.Fprintf(std.out, "%s on %s (K=%d), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n",
-				rep.Agent, rep.Rules, rep.MaxSeeds, rep.Source, rep.All.Positions, rep.Skipped)
+			seeds := fmt.Sprintf("K=%d", rep.MaxSeeds)
+			if rep.MinSeeds > 1 {
+				seeds = fmt.Sprintf("K=%d, positions of %d to %d seeds", rep.MaxSeeds, rep.MinSeeds, rep.MaxSeeds)
+			}
+			fmt.Fprintf(std.out, "%s on %s (%s), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n",
+				rep.Agent, rep.Rules, seeds, rep.Source, rep.All.Positions, rep.Skipped)
 			fmt.Fprintf(std.out, "%d of the skipped had a move the table could not decide from the position with its history (exact with a fresh history, but the opponent may steer back into a position already played)\n\n", rep.Undecided)
 			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "seeds\tpositions\tbest move\t95% interval\tseeds lost per move\t95% interval\t")

@@ -69,6 +69,7 @@ var tablebaseBuild = &command{
 		asJSON := fs.Bool("json", false, "print the layer statistics as JSON")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		memory := fs.Float64("max-memory", 20, "refuse a build that needs more than this many GiB")
+		bestMoves := fs.Bool("best-moves", false, "also store every position's best moves, analysed with only itself as history (read in one probe; costly: minutes at 10 seeds, docs/tablebase.md)")
 		return func(std *stdio, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unexpected arguments %q", args)
@@ -98,12 +99,23 @@ var tablebaseBuild = &command{
 			var bar *progress.Bar
 			start := time.Now()
 			t, stats, err := tablebase.Build(ctx, g.Rules(), *k, tablebase.Options{Workers: *workers,
-				MemoryLimit: uint64(*memory * (1 << 30)),
+				MemoryLimit: uint64(*memory * (1 << 30)), StoreMoves: *bestMoves,
 				Progress: func(p tablebase.Progress) {
-					if bar == nil {
-						bar = sink.Bar(int(p.Total), "", "positions")
+					if bar == nil || p.Moves && p.Seeds == 0 {
+						if bar != nil {
+							bar.Finish()
+						}
+						what := "positions"
+						if p.Moves {
+							what = "positions' best moves"
+						}
+						bar = sink.Bar(int(p.Total), "", what)
 					}
-					bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
+					if p.Moves {
+						bar.Describe(fmt.Sprintf("best moves, %d seeds", p.Seeds))
+					} else {
+						bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
+					}
 					if p.LayerDone {
 						bar.Set64(int64(p.Done))
 					}
@@ -133,10 +145,18 @@ var tablebaseBuild = &command{
 			}
 			fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), *out, solved.Seconds())
 			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "seeds\tpositions\texact\tshare\tsweeps\ttime\t")
+			head := "seeds\tpositions\texact\tshare\tsweeps\ttime\t"
+			if *bestMoves {
+				head += "best moves\t"
+			}
+			fmt.Fprintln(tw, head)
 			for _, s := range stats {
-				fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t\n", s.Seeds, s.Positions, s.Exact,
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t", s.Seeds, s.Positions, s.Exact,
 					100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Sweeps, s.Time.Seconds())
+				if *bestMoves {
+					fmt.Fprintf(tw, "%.2fs\t", s.MovesTime.Seconds())
+				}
+				fmt.Fprintln(tw)
 			}
 			return tw.Flush()
 		}

@@ -96,3 +96,38 @@ func TestTablebaseBuildBadOutput(t *testing.T) {
 		t.Errorf("--workers -1: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestTablebaseBuildBestMoves: --best-moves stores the best moves, which
+// the probe's JSON gives as stored_best; without it there are none.
+func TestTablebaseBuildBestMoves(t *testing.T) {
+	pos := "0,0,0,0,0,1/0,0,1,0,1,0 17-16 N 0"
+	for _, best := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "urim4.tb")
+		args := []string{"tablebase", "build", "--rules", "urim", "--max-seeds", "4", "--out", path, "--quiet"}
+		if best {
+			args = append(args, "--best-moves")
+		}
+		code, out, errs := runCLI(t, "", args...)
+		if code != 0 || best != strings.Contains(out, "best moves") {
+			t.Fatalf("build (best moves %v): exit %d: %s%s", best, code, out, errs)
+		}
+		code, out, errs = runCLI(t, "", "tablebase", "probe", "--json", path, pos)
+		var rep struct {
+			Best       []int
+			StoredBest []int `json:"stored_best"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+			t.Fatalf("probe --json: exit %d: %s%s", code, out, errs)
+		}
+		if best != (len(rep.StoredBest) > 0) {
+			t.Fatalf("best moves %v: stored_best %v", best, rep.StoredBest)
+		}
+		code, out, errs = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--positions", "20", "--min-seeds", "4", "--quiet")
+		if code != 0 || !strings.Contains(out, "positions of 4 to 4 seeds") {
+			t.Fatalf("eval accuracy --min-seeds 4: exit %d: %s%s", code, out, errs)
+		}
+		if code, _, _ = runCLI(t, "", "eval", "accuracy", "--agent", "greedy", "--tablebase", path, "--min-seeds", "0", "--quiet"); code == 0 {
+			t.Fatal("--min-seeds 0 was accepted")
+		}
+	}
+}

@@ -63,6 +63,7 @@ func New(s *train.Session) (train.Algorithm, error) {
 	if err != nil {
 		return nil, err
 	}
+	noteStoredMoves(s, table)
 	var targets *tableTargets
 	if table != nil {
 		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: TrainingOf(s.Config).TablebasePolicy}

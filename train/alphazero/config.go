@@ -180,7 +180,11 @@ type Training struct {
 	// config names the recipe without a file to make first.
 	TablebaseSeeds int `yaml:"tablebase_seeds"`
 	// TablebasePolicy also makes the policy target of those positions
-	// uniform over the table's best moves (tablebase.Best).
+	// uniform over the table's best moves: the position's, analysed with
+	// only itself as history, read in one probe from a table built with
+	// its best moves (urim tablebase build --best-moves; tablebase_seeds
+	// then builds them), else tablebase.Best with the position's history,
+	// many times a probe's cost (agents.TableTarget).
 	TablebasePolicy bool `yaml:"tablebase_policy"`
 }
 

@@ -35,8 +35,10 @@ func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
 	path := filepath.Join(s.Dir, RunTableFile(t.TablebaseSeeds))
 	tb, err := tablebase.LoadFor(path, s.Rules)
 	switch {
-	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds:
+	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds && (tb.HasStoredMoves() || !t.TablebasePolicy):
 		return tb, nil
+	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds:
+		fmt.Fprintf(s.Log, "train: %s has no stored best moves, which training.tablebase_policy reads: building it again\n", path)
 	case err == nil, errors.Is(err, tablebase.ErrCorrupt), errors.Is(err, tablebase.ErrMismatch):
 		// The run's own derived file, made by an earlier session: an
 		// interrupted write never leaves one (Save renames), so this is a
@@ -45,17 +47,27 @@ func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("train: training.tablebase_seeds: %w", err)
 	}
-	return buildRunTable(s, path, t.TablebaseSeeds)
+	return buildRunTable(s, path, t.TablebaseSeeds, t.TablebasePolicy)
+}
+
+// noteStoredMoves says, for a run with training.tablebase_policy, whether
+// its table answers the policy targets in one probe.
+func noteStoredMoves(s *train.Session, tb *tablebase.Table) {
+	if tb != nil && TrainingOf(s.Config).TablebasePolicy && !tb.HasStoredMoves() {
+		fmt.Fprintf(s.Log, "train: the table stores no best moves (a format 1 file, or built without --best-moves): "+
+			"each policy target of training.tablebase_policy analyses its position's moves, many times a probe's cost\n")
+	}
 }
 
 // buildRunTable builds the table of every position with at most seeds
-// seeds of the run's rules and saves it at path (atomically).
-func buildRunTable(s *train.Session, path string, seeds int) (*tablebase.Table, error) {
+// seeds of the run's rules and saves it at path (atomically), with the
+// stored best moves when best is set (training.tablebase_policy).
+func buildRunTable(s *train.Session, path string, seeds int, best bool) (*tablebase.Table, error) {
 	fmt.Fprintf(s.Log, "train: building the endgame table of up to %d seeds for training targets (training.tablebase_seeds)\n", seeds)
 	start := time.Now()
 	report := s.Progress(fmt.Sprintf("endgame table, %d seeds", seeds), "positions")
 	tb, _, err := tablebase.Build(context.Background(), s.Rules, seeds, tablebase.Options{
-		Workers: s.Threads(),
+		Workers: s.Threads(), StoreMoves: best,
 		Progress: func(p tablebase.Progress) {
 			if p.LayerDone {
 				report(int(p.Done), int(p.Total))

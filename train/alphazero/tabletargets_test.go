@@ -169,3 +169,55 @@ func TestTableSeedsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSeedsPolicyRun: with training.tablebase_policy the table of
+// training.tablebase_seeds is built with its stored best moves (the policy
+// targets read them in one probe), and a table in the run directory
+// without them is built again.
+func TestTableSeedsPolicyRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	path := filepath.Join(dir, RunTableFile(5))
+	run := func(its int, resume bool) string {
+		t.Helper()
+		var log bytes.Buffer
+		cfg := tinyConfig(t, dir, "max_plies=0", "training.tablebase_seeds=5", "training.tablebase_policy=true", "stop.iterations="+strconv.Itoa(its))
+		if _, err := train.Run(context.Background(), cfg, train.Options{Resume: resume, Log: &log}); err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		return log.String()
+	}
+	stored := func() bool {
+		t.Helper()
+		tb, err := tablebase.LoadFor(path, env.Urim4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tb.HasStoredMoves()
+	}
+	run(1, false)
+	if !stored() {
+		t.Fatal("the run's table has no stored best moves")
+	}
+	plain, _, err := tablebase.Build(context.Background(), env.Urim4, 5, tablebase.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if log := run(2, true); !strings.Contains(log, "has no stored best moves") {
+		t.Errorf("a table without its best moves was not built again:\n%s", log)
+	}
+	if !stored() {
+		t.Fatal("the table built again has no stored best moves")
+	}
+	tab, err := train.ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range tab.Column("table_targets") {
+		if !(v > 0) {
+			t.Errorf("iteration %d: table_targets %v, want some positions covered", i+1, v)
+		}
+	}
+}
