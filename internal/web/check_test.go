@@ -52,3 +52,27 @@ func TestNotFoundPage(t *testing.T) {
 		t.Fatalf("the page with a query: %d %.80s", code, body)
 	}
 }
+
+// A record keeps its variations and single analyses, and refuses one that
+// does not replay.
+func TestRecordVariations(t *testing.T) {
+	_, ts := newTestServer(t, Config{})
+	q := recordRequest{Game: gameRequest{Rules: "urim", Moves: startMoves}, Players: [2]string{"a", "b"},
+		Specs: [2]string{"human", "human"}, Variations: [][]int{{2, 4}, {1}},
+		Singles: []SingleAnalysis{{Moves: []int{2, 4}, Spec: "mcts:sims=10", Unit: "value"}}}
+	var rec Record
+	if code, body := call(t, ts, "POST", "/api/record", q, &rec); code != 200 {
+		t.Fatal(code, body)
+	}
+	var l loaded
+	if code, body := call(t, ts, "POST", "/api/record/load", rec, &l); code != 200 {
+		t.Fatal(code, body)
+	}
+	if len(l.Record.Variations) != 2 || len(l.Record.Singles) != 1 || l.Record.Singles[0].Spec != "mcts:sims=10" {
+		t.Fatalf("loaded %+v", l.Record)
+	}
+	rec.Variations = append(rec.Variations, []int{2, 9})
+	if code, body := call(t, ts, "POST", "/api/record/load", rec, nil); code != 400 || !strings.Contains(body, "variation 2") {
+		t.Fatalf("a variation that does not replay: %d %s", code, body)
+	}
+}
