@@ -76,3 +76,17 @@ func TestRecordVariations(t *testing.T) {
 		t.Fatalf("a variation that does not replay: %d %s", code, body)
 	}
 }
+
+// The networks to play are listed by their served names, a run's best among
+// them, and the run page names it.
+func TestNetworks(t *testing.T) {
+	_, ts := newTestServer(t, Config{})
+	var n struct{ Networks []string }
+	if code, body := call(t, ts, "GET", "/api/networks", nil, &n); code != 200 || !contains(n.Networks, "runs0/run1/"+runBest) {
+		t.Fatalf("%d %s", code, body)
+	}
+	var v runView
+	if code, body := call(t, ts, "GET", "/api/run?run=runs0/run1", nil, &v); code != 200 || v.Best != "runs0/run1/"+runBest {
+		t.Fatalf("%d %s", code, body)
+	}
+}

@@ -142,6 +142,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/game", s.handleGame)
 	m.HandleFunc("POST /api/move", s.handleMove)
 	m.HandleFunc("POST /api/check", s.handleCheck)
+	m.HandleFunc("GET /api/networks", s.handleNetworks)
 	m.HandleFunc("POST /api/analyse", s.handleAnalyse)
 	m.HandleFunc("POST /api/sweep", s.handleSweep)
 	m.HandleFunc("POST /api/record", s.handleRecord)
