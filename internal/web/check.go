@@ -45,8 +45,8 @@ func notFoundPage(files fs.FS, next http.Handler) http.Handler {
 		if _, err := fs.Stat(files, name); err != nil {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(http.StatusNotFound)
-			w.Write([]byte(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>urim: not found</title></head>` +
-				`<body style="font-family:system-ui,sans-serif;margin:2em"><h1>Not found</h1><p>This server has no page at this address. ` +
+			w.Write([]byte(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>urim: not found</title><link rel="stylesheet" href="/style.css"></head>` +
+				`<body class="notfound"><h1>Not found</h1><p>This server has no page at this address. ` +
 				`The board is at <a href="/">/</a>; the API is under /api/ (docs/web.md).</p></body></html>`))
 			return
 		}
