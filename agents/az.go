@@ -14,15 +14,18 @@ func init() {
 			"with virtual loss), threads=1 (root-parallel trees), reuse=true (keep the subtree between moves), "+
 			"tb=FILE (end simulations at positions an endgame table holds, valued from it), "+
 			"root=puct (or gumbel: Gumbel AlphaZero's Sequential Halving at the root, which needs sims and one thread and searches each move afresh), "+
-			"m=16 (gumbel: root actions sampled), seed (overrides the agent's seed)",
+			"m=16 (gumbel: root actions sampled), precision=fp32 (or int8: the network's hidden layers in int8), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
 			sp, err := parseAZ(p, seed)
 			if err != nil {
 				return nil, err
 			}
-			a, err := NewAZ(sp.net, sp.path, sp.cfg, sp.seed)
+			a, err := NewAZ(sp.net.AtPrecision(sp.prec), sp.path, sp.cfg, sp.seed)
 			if err == nil && sp.tb != "" {
 				a.desc += ",tb=" + sp.tb
+			}
+			if err == nil {
+				a.desc += precisionDesc(sp.prec)
 			}
 			return a, err
 		})
@@ -33,6 +36,7 @@ func init() {
 type azSpec struct {
 	path, tb string
 	net      *nn.Net
+	prec     nn.Precision
 	cfg      MCTSConfig
 	seed     uint64
 }
@@ -77,6 +81,7 @@ func parseAZ(p *Params, seed uint64) (azSpec, error) {
 		p.fail("root", root, "puct or gumbel")
 	}
 	sp.tb = p.String("tb", "")
+	sp.prec = p.precision()
 	if err := p.Done(); err != nil { // before reading the checkpoint
 		return sp, err
 	}

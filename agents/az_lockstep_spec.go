@@ -5,7 +5,7 @@ import "fmt"
 // AZLockstep reads spec as an az agent that plays itself and returns the
 // lock-step search ([Lockstep], for the self-play driver) of games games
 // that searches as that agent does: its network, sims, c, batch (the
-// leaves each tree selects per round), reuse, tb, root and m, no root
+// leaves each tree selects per round), reuse, tb, root, m and precision, no root
 // Dirichlet noise, and the move played as the agent plays it (the zero
 // [SelfPlayPolicy]: the most visited, or the Gumbel search's own). The search is
 // seeded with seed, or with the spec's seed= when given, and runs the
@@ -35,7 +35,7 @@ func AZLockstep(spec string, games int, seed uint64) (l *Lockstep, ok bool, err 
 		cfg.Search.Rule = PUCT
 	}
 	cfg.Search.Time, cfg.Search.Threads = 0, 0
-	l, err = NewLockstep(az.net, cfg, 1, az.seed)
+	l, err = NewLockstep(az.net.AtPrecision(az.prec), cfg, 1, az.seed)
 	if err != nil {
 		return nil, false, fmt.Errorf("%w %q: %w", ErrSpec, spec, err)
 	}

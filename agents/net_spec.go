@@ -36,6 +36,26 @@ func (p *Params) ckpt() string {
 	return path
 }
 
+// precision reads the optional precision parameter: fp32 (the default) or
+// int8, the arithmetic of the network's forward passes (nn.Precision).
+func (p *Params) precision() nn.Precision {
+	v := p.String("precision", "fp32")
+	prec, err := nn.ParsePrecision(v)
+	if err != nil {
+		p.fail("precision", v, nn.Precisions+" (int8: the hidden layers in int8, docs/nn.md)")
+	}
+	return prec
+}
+
+// precisionDesc is the precision parameter as a spec's description shows
+// it: nothing at fp32.
+func precisionDesc(prec nn.Precision) string {
+	if prec == nn.FP32 {
+		return ""
+	}
+	return ",precision=" + prec.String()
+}
+
 // seed reads the optional seed parameter, which replaces the agent's seed.
 func (p *Params) seed(def uint64) uint64 {
 	v := p.String("seed", "")

@@ -10,10 +10,11 @@ import (
 func init() {
 	Register("neural",
 		"the policy head of a network alone: ckpt=PATH (required; urim nn new writes one), "+
-			"temp=0 (0: the most likely move; above 0: sampled from softmax(logits/temp)), seed (overrides the agent's seed)",
+			"temp=0 (0: the most likely move; above 0: sampled from softmax(logits/temp)), precision=fp32 (or int8), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
 			path := p.ckpt()
 			temp := p.Float("temp", 0, 0, 100)
+			prec := p.precision()
 			seed = p.seed(seed)
 			if err := p.Done(); err != nil { // before reading the checkpoint
 				return nil, err
@@ -22,7 +23,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return NewNeural(net, path, temp, seed), nil
+			a := NewNeural(net.AtPrecision(prec), path, temp, seed)
+			a.desc += precisionDesc(prec)
+			return a, nil
 		})
 }
 

@@ -62,6 +62,8 @@ type AZResult struct {
 	Leaves  int    `json:"leaves_per_round"`
 	Threads int    `json:"threads"`
 	Backend string `json:"backend"`
+	// Precision is the network's arithmetic (search.precision).
+	Precision string `json:"precision"`
 	// Moves and Simulations are those measured, Seconds their wall time.
 	Moves       int64   `json:"moves"`
 	Simulations int64   `json:"sims"`
@@ -151,13 +153,14 @@ func AZ(o AZOptions) (AZResult, error) {
 	if cpuTime() > 0 {
 		lc.NetClock = cpuTime
 	}
-	l, err := agents.NewLockstep(net, lc, o.Threads, o.Seed)
+	l, err := agents.NewLockstep(net.AtPrecision(alphazero.Precision(&cfg)), lc, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
 	o.Games, o.Sims, o.Leaves = lc.Games, lc.Search.Sims, l.Config().Search.Batch
 	r := AZResult{Rules: net.Rules().Name, Arch: net.Arch().String(), Games: o.Games, Sims: o.Sims,
-		Leaves: o.Leaves, Threads: o.Threads, Backend: kernels.Backend()}
+		Leaves: o.Leaves, Threads: o.Threads, Backend: kernels.Backend(),
+		Precision: alphazero.Precision(&cfg).String()}
 	// The first round of moves warms up; the measured part starts after it.
 	warm := int64(o.Games)
 	total := warm + int64(o.Games*o.Moves)

@@ -29,6 +29,9 @@ type NNOptions struct {
 	// Backends are the kernels back-ends to measure; nil means the one in
 	// use (kernels.Backend()).
 	Backends []string
+	// Precisions are the precisions of inference to measure, side by side
+	// (nil: fp32 alone); training is always float32.
+	Precisions []nn.Precision
 	// Round is how long each configuration runs per round (200ms).
 	Round time.Duration
 	// Rounds is the number of interleaved rounds; each figure is the median
@@ -42,10 +45,12 @@ type NNOptions struct {
 type NNRow struct {
 	Backend string `json:"backend"`
 	// Kind is "train" (forward, loss, backward, AdamW) or "predict".
-	Kind    string `json:"kind"`
-	Arch    string `json:"arch"`
-	Batch   int    `json:"batch"`
-	Threads int    `json:"threads"`
+	Kind string `json:"kind"`
+	// Precision is the arithmetic of the forward pass: "fp32" or "int8".
+	Precision string `json:"precision"`
+	Arch      string `json:"arch"`
+	Batch     int    `json:"batch"`
+	Threads   int    `json:"threads"`
 	// StepsPerSec are training steps (or Predict calls) per second, the
 	// median over the rounds.
 	StepsPerSec float64 `json:"steps_per_sec"`
@@ -82,6 +87,9 @@ func (o *NNOptions) defaults() {
 	if o.Backends == nil {
 		o.Backends = []string{kernels.Backend()}
 	}
+	if o.Precisions == nil {
+		o.Precisions = []nn.Precision{nn.FP32}
+	}
 	if o.Round <= 0 {
 		o.Round = 200 * time.Millisecond
 	}
@@ -94,7 +102,7 @@ func (o *NNOptions) defaults() {
 // progress bar).
 func NNMeasurements(o NNOptions) int {
 	o.defaults()
-	return len(o.Backends) * o.Rounds * len(o.Threads) * (len(o.TrainBatches) + len(o.PredictBatches))
+	return len(o.Backends) * o.Rounds * len(o.Threads) * (len(o.TrainBatches) + len(o.Precisions)*len(o.PredictBatches))
 }
 
 // nnCase is one configuration being measured.
@@ -158,7 +166,7 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 				return nil, err
 			}
 			closers = append(closers, tr.Close)
-			cases = append(cases, &nnCase{row: NNRow{Backend: be, Kind: "train", Arch: o.Arch.String(), Batch: b, Threads: th},
+			cases = append(cases, &nnCase{row: NNRow{Backend: be, Kind: "train", Precision: nn.FP32.String(), Arch: o.Arch.String(), Batch: b, Threads: th},
 				run: func() { tr.Step(batch) }})
 		}
 	}
@@ -168,10 +176,13 @@ func runNNBackend(o NNOptions, be string) ([]NNRow, error) {
 			return nil, err
 		}
 		for _, th := range o.Threads {
-			p := net.NewPredictor(b)
-			p.SetThreads(th)
-			cases = append(cases, &nnCase{row: NNRow{Backend: be, Kind: "predict", Arch: o.Arch.String(), Batch: b, Threads: th},
-				run: func() { p.Predict(batch.Obs, b) }})
+			for _, prec := range o.Precisions {
+				p := net.NewPredictor(b)
+				p.SetThreads(th)
+				p.SetPrecision(prec)
+				cases = append(cases, &nnCase{row: NNRow{Backend: be, Kind: "predict", Precision: prec.String(), Arch: o.Arch.String(), Batch: b, Threads: th},
+					run: func() { p.Predict(batch.Obs, b) }})
+			}
 		}
 	}
 	for _, c := range cases { // warm-up: buffers, caches, the kernels' pools

@@ -75,3 +75,25 @@ func cpuTime() time.Duration {
 	d, _ := cputime.Process()
 	return d
 }
+
+// BenchmarkPredictPrecision runs training's network (configs/urim.yaml:
+// resmlp 3×128 with layer norm) at both precisions, side by side.
+func BenchmarkPredictPrecision(b *testing.B) {
+	arch := Arch{Kind: KindResMLP, Depth: 3, Width: 128, LayerNorm: true}
+	for _, batch := range []int{1, 512} {
+		for _, prec := range []Precision{FP32, Int8} {
+			b.Run(fmt.Sprintf("batch=%d/%s", batch, prec), func(b *testing.B) {
+				n, _ := New(arch, env.Urim, env.EncodingCompact, 1)
+				obs, _ := testObs(b, env.Urim, env.EncodingCompact, batch, 1)
+				p := n.NewPredictor(batch)
+				p.SetPrecision(prec)
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					p.Predict(obs, batch)
+				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

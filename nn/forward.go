@@ -33,6 +33,10 @@ type workspace struct {
 	// step. packsT holds their transposes, for the input gradients of a
 	// Trainer's backward pass (nil for inference).
 	packs, packsT []kernels.PackedB
+	// q8 holds, at int8 precision, the int8 weights of each Linear op that
+	// runs in int8 (indexed by op; a zero PackedQ8 for the others): a
+	// Predictor quantises them when the weights change. nil at float32.
+	q8 []kernels.PackedQ8
 	// local marks the unit-local activations; units is the free list of
 	// unit scratch, one per unit running at once.
 	local []bool
@@ -44,8 +48,9 @@ type workspace struct {
 
 // unitScratch is what one unit of a forward pass works in.
 type unitScratch struct {
-	local [][]float32 // per activation: chunk rows if it is unit-local, else nil
-	view  [][]float32 // per activation: the unit's rows, set for each unit
+	local [][]float32    // per activation: chunk rows if it is unit-local, else nil
+	view  [][]float32    // per activation: the unit's rows, set for each unit
+	q     kernels.Q8Rows // the quantised input of an int8 layer
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
@@ -133,7 +138,7 @@ func (j *forwardJob) run(u int) {
 		}
 	}
 	for i := range j.n.g.ops {
-		j.n.forwardOp(i, ws, us.view, r0, r1)
+		j.n.forwardOp(i, ws, us, r0, r1)
 	}
 	clear(us.view) // drop the caller's input
 	ws.putUnit(us)
@@ -164,15 +169,21 @@ func (ws *workspace) putUnit(us *unitScratch) {
 	ws.units.Unlock()
 }
 
-// forwardOp runs operation i on rows [r0, r1), whose activations v holds
-// (v[a] is rows r0..r1-1 of activation a).
-func (n *Net) forwardOp(i int, ws *workspace, v [][]float32, r0, r1 int) {
+// forwardOp runs operation i on rows [r0, r1), whose activations
+// us.view holds (us.view[a] is rows r0..r1-1 of activation a).
+func (n *Net) forwardOp(i int, ws *workspace, us *unitScratch, r0, r1 int) {
 	o := &n.g.ops[i]
 	rows := r1 - r0
+	v := us.view
 	x, y := v[o.in], v[o.out]
 	switch o.kind {
 	case opLinear:
 		w, b := n.params[o.w].W, n.params[o.b].W
+		if ws.q8 != nil && int8Op(&n.g, o) {
+			us.q.Quantize(rows, o.nin, x, o.nin)
+			kernels.Q8Gemm(&us.q, &ws.q8[i], b, o.act == actReLU, y, o.nout)
+			return
+		}
 		if ws.packs != nil && o.act != actTanh {
 			// one pass over y: bias and ReLU in the kernel's stores
 			kernels.SgemmPackedBias(rows, x, o.nin, &ws.packs[i], b, o.act == actReLU, y, o.nout)

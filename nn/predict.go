@@ -27,6 +27,11 @@ type Predictor struct {
 	packed      bool
 	packVer     uint64
 	packBackend string
+	// q8 is ws.q8 at Int8 precision (nil at FP32), quantised for the
+	// weights' version q8Ver when q8Done.
+	q8     []kernels.PackedQ8
+	q8Done bool
+	q8Ver  uint64
 }
 
 // minPackRows is the smallest batch for which a Predictor packs the
@@ -62,6 +67,44 @@ func (p *Predictor) repack() {
 	p.ws.packs = p.packs
 }
 
+// SetPrecision sets the arithmetic of the predictor's forward passes (FP32
+// by default). At Int8 it quantises the weights at its next Predict, and
+// again after each change of the weights, as it packs them.
+func (p *Predictor) SetPrecision(prec Precision) {
+	switch {
+	case prec == FP32:
+		p.q8 = nil
+	case p.q8 == nil:
+		p.q8 = make([]kernels.PackedQ8, len(p.net.g.ops))
+	}
+	p.q8Done, p.ws.q8 = false, nil
+}
+
+// Precision returns the arithmetic of the predictor's forward passes.
+func (p *Predictor) Precision() Precision {
+	if p.q8 != nil {
+		return Int8
+	}
+	return FP32
+}
+
+// quantize makes the int8 weights when the weights changed since it last
+// did.
+func (p *Predictor) quantize() {
+	n := p.net
+	v := n.version.Load()
+	if p.q8Done && v == p.q8Ver {
+		return
+	}
+	for i := range n.g.ops {
+		if o := &n.g.ops[i]; int8Op(&n.g, o) {
+			p.q8[i].Pack(o.nin, o.nout, n.params[o.w].W, o.nout)
+		}
+	}
+	p.q8Done, p.q8Ver = true, v
+	p.ws.q8 = p.q8
+}
+
 // SetThreads spreads batches of more than one row block (128 rows, 256
 // under OpenBLAS) over threads goroutines (1 by default). The results do not
 // depend on the number of threads.
@@ -94,6 +137,9 @@ func (p *Predictor) Predict(obs []float32, batch int) (logits, values []float32)
 	}
 	if p.packs != nil {
 		p.repack()
+	}
+	if p.q8 != nil {
+		p.quantize()
 	}
 	p.ws.rows = batch
 	p.ws.x[0] = obs[:batch*n.inDim]

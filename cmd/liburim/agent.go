@@ -25,6 +25,11 @@ func urim_agent_new(spec, rules *C.char, seed C.uint64_t, out *C.uintptr_t, err 
 //export urim_agent_act
 func urim_agent_act(h, game C.uintptr_t, action *C.int32_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
 	defer guard(&code, err, errlen)
+	if h == game {
+		// with(h) holds the object's lock, so with(game) would wait for it forever.
+		finish(&code, capi.Errorf(capi.ErrClosed, "urim_agent_act: the game handle is the agent's own, not a Game"), err, errlen)
+		return
+	}
 	finish(&code, with(h, func(_ *object, a *capi.Agent) error {
 		return with(game, func(_ *object, g *capi.Game) error {
 			act, e := a.Act(g)

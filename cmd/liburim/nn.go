@@ -72,3 +72,15 @@ func urim_net_predict(h C.uintptr_t, obs *C.float, batch C.int64_t, logits, valu
 	}), err, errlen)
 	return
 }
+
+// urim_net_set_precision sets the arithmetic of urim_net_predict: "fp32"
+// or "int8".
+//
+//export urim_net_set_precision
+func urim_net_set_precision(h C.uintptr_t, name *C.char, err *C.char, errlen C.int64_t) (code C.int32_t) {
+	defer guard(&code, err, errlen)
+	finish(&code, with(h, func(_ *object, w *capi.Network) error {
+		return w.SetPrecision(C.GoString(name))
+	}), err, errlen)
+	return
+}

@@ -123,9 +123,9 @@ Examples:
 					return writeJSON(io.out, rows)
 				}
 				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-				fmt.Fprintln(tw, "rules\tarch\tgames\tsims/move\tleaves\tthreads\tseconds\tsims/s\tsims/CPU-s\tin network (CPU)\t(wall)\tmean batch\tnet pos/CPU-s\tallocs/sim\t")
+				fmt.Fprintln(tw, "rules\tarch\tprecision\tgames\tsims/move\tleaves\tthreads\tseconds\tsims/s\tsims/CPU-s\tin network (CPU)\t(wall)\tmean batch\tnet pos/CPU-s\tallocs/sim\t")
 				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.1f%%\t%.1f%%\t%.1f\t%.0f\t%.3f\t\n", r.Rules, r.Arch, r.Games,
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.1f%%\t%.1f%%\t%.1f\t%.0f\t%.3f\t\n", r.Rules, r.Arch, r.Precision, r.Games,
 						r.Sims, r.Leaves, r.Threads, r.Seconds, r.SimsPerSec, r.SimsPerCPUSec, 100*r.NetShare, 100*r.NetShareWall,
 						r.MeanBatch, r.NetPosPerS, r.AllocsPerSim)
 				}

@@ -17,12 +17,13 @@ import (
 func init() {
 	registerBench(&command{
 		name:  "nn",
-		usage: "[--arch mlp --width 256 --depth 3 [--layernorm]] [--rules urim] [--encoding compact] [--train 256,1024] [--predict 1,64,512] [--threads 1,2] [--backends all] [--round 200ms] [--rounds 5] [--json]",
+		usage: "[--arch mlp --width 256 --depth 3 [--layernorm]] [--rules urim] [--encoding compact] [--train 256,1024] [--predict 1,64,512] [--threads 1,2] [--backends all] [--precision fp32,int8] [--round 200ms] [--rounds 5] [--json]",
 		short: "networks: training steps per second and positions per second",
 		long: `Measures the policy-value network (docs/nn.md): training steps per second
 (forward, loss, backward, clipping, AdamW) at each --train batch size, and
 positions per second of inference at each --predict batch size, on each
-thread count and kernels back-end. Every configuration runs for --round in
+thread count, kernels back-end and --precision (int8: the hidden layers'
+products in int8, docs/nn.md). Every configuration runs for --round in
 each of --rounds interleaved rounds, and the figure is the median, with the
 spread (max-min)/median showing the machine's noise. scripts/torch_bench.sh
 runs the same network in PyTorch for the ratios.
@@ -30,6 +31,7 @@ runs the same network in PyTorch for the ratios.
 Examples:
   urim bench nn
   urim bench nn --backends all --rounds 9 --json
+  urim bench nn --arch resmlp --width 128 --layernorm --train none --predict 1,512 --threads 1 --precision fp32,int8
   urim bench nn --arch resmlp --width 128 --depth 4 --layernorm --predict 1,256`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			arch := nn.DefaultArch()
@@ -43,6 +45,7 @@ Examples:
 			predict := fs.String("predict", "1,64,512", "comma-separated inference batch sizes (\"none\" to skip)")
 			threads := fs.String("threads", "1,2", "comma-separated thread counts")
 			backends := fs.String("backends", "", "comma-separated kernels back-ends, or all (default: the one in use, "+kernels.Backend()+")")
+			precision := fs.String("precision", "fp32", "comma-separated precisions of inference: fp32, int8")
 			round := fs.Duration("round", 200*time.Millisecond, "time per configuration per round")
 			rounds := fs.Int("rounds", 5, "interleaved rounds; figures are medians")
 			asJSON := fs.Bool("json", false, "print JSON instead of a table")
@@ -70,6 +73,13 @@ Examples:
 				}
 				if *round <= 0 || *rounds < 1 {
 					return usageErrorf("--round and --rounds must be positive")
+				}
+				for _, name := range strings.Split(*precision, ",") {
+					p, err := nn.ParsePrecision(name)
+					if err != nil {
+						return usageErrorf("--precision: %v", err)
+					}
+					o.Precisions = append(o.Precisions, p)
 				}
 				switch *backends {
 				case "":
@@ -123,9 +133,9 @@ func nnBenchInts(flagName, list string) ([]int, error) {
 
 func printNNBench(w io.Writer, rows []bench.NNRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "backend\tkind\tarch\tbatch\tthreads\tsteps/s\tpositions/s\tµs/step\tcpu µs/step\tspread\tallocs/step\t")
+	fmt.Fprintln(tw, "backend\tkind\tprecision\tarch\tbatch\tthreads\tsteps/s\tpositions/s\tµs/step\tcpu µs/step\tspread\tallocs/step\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.1f\t%.0f%%\t%.2f\t\n", r.Backend, r.Kind, r.Arch, r.Batch, r.Threads,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.1f\t%.0f%%\t%.2f\t\n", r.Backend, r.Kind, r.Precision, r.Arch, r.Batch, r.Threads,
 			r.StepsPerSec, r.PositionsPerSec, r.MicrosPerStep, r.CPUMicrosPerStep, 100*r.Spread, r.AllocsPerStep)
 	}
 	return flushWithFooter(tw, w)

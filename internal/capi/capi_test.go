@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -161,5 +162,64 @@ func TestTournamentWithCallback(t *testing.T) {
 	var e *Error
 	if !errors.As(Errorf(ErrArg, "x"), &e) {
 		t.Error("Errorf is not an *Error")
+	}
+}
+
+func TestFiniteRowsNamesTheRow(t *testing.T) {
+	if err := finiteRows([]float32{0, 1, 2, 3}, 2); err != nil {
+		t.Fatalf("finite rows refused: %v", err)
+	}
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		err := finiteRows([]float32{0, 1, 2, bad}, 2)
+		if err == nil || CodeOf(err) != ErrArg || !strings.Contains(err.Error(), "row 1, input 1") {
+			t.Errorf("input %v: got %v, want an argument error naming row 1, input 1", bad, err)
+		}
+	}
+}
+
+// Under illegal "random" an unmasked random baseline plays whole games:
+// every illegal action becomes a legal one, and legal actions stay.
+func TestVecEnvIllegalRandomPlays(t *testing.T) {
+	e, err := NewVecEnv(VecConfig{N: 32, Illegal: "random", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := e.Describe()["illegal"]; got != "random" {
+		t.Fatalf("illegal %v, want random", got)
+	}
+	b := newBenchBuffers(e)
+	if err := e.Reset(b, nil); err != nil {
+		t.Fatal(err)
+	}
+	ended := 0
+	for step := range 2000 {
+		legal := slices.Clone(e.Vec().Legal())
+		for i := range b.Actions {
+			b.Actions[i] = int32((step*7 + i*3) % 9) // 6..8 are never legal
+		}
+		asked := slices.Clone(b.Actions)
+		if err := e.Step(b); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		for i, m := range legal {
+			if m != 0 && !m.Has(int(b.Actions[i])) {
+				t.Fatalf("step %d: game %d played %d, not in %08b", step, i, b.Actions[i], m)
+			}
+			if m.Has(int(asked[i])) && b.Actions[i] != asked[i] {
+				t.Fatalf("step %d: game %d: legal action %d replaced by %d", step, i, asked[i], b.Actions[i])
+			}
+		}
+		for i := range b.Terminated {
+			if b.Terminated[i] {
+				ended++
+			}
+		}
+	}
+	if ended == 0 {
+		t.Fatal("no game ended")
+	}
+	if _, err := NewVecEnv(VecConfig{N: 1, Illegal: "lose"}); err == nil || !strings.Contains(err.Error(), "random") {
+		t.Fatalf("bad policy: %v, want an error listing random", err)
 	}
 }

@@ -1,6 +1,8 @@
 package capi
 
 import (
+	"math"
+
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -43,6 +45,17 @@ func LoadNetwork(path string) (*Network, error) {
 	return &Network{p: p}, nil
 }
 
+// SetPrecision sets the arithmetic of Predict: "fp32" or "int8"
+// (nn.Precision).
+func (w *Network) SetPrecision(name string) error {
+	p, err := nn.ParsePrecision(name)
+	if err != nil {
+		return Errorf(ErrArg, "capi: %v", err)
+	}
+	w.p.SetPrecision(p)
+	return nil
+}
+
 // Net returns the network.
 func (w *Network) Net() *nn.Net { return w.p.Net() }
 
@@ -54,11 +67,25 @@ func (w *Network) Predict(obs []float32, batch int, logits, values []float32) er
 	if batch < 0 || len(obs) != batch*d || len(logits) != batch*p || len(values) != batch {
 		return Errorf(ErrArg, "capi: predict: buffers for %d rows of %d inputs and %d actions do not match", batch, d, p)
 	}
+	if err := finiteRows(obs, d); err != nil {
+		return err
+	}
 	for lo := 0; lo < batch; lo += networkMaxBatch {
 		k := min(networkMaxBatch, batch-lo)
 		l, v := w.p.Predict(obs[lo*d:(lo+k)*d], k)
 		copy(logits[lo*p:(lo+k)*p], l)
 		copy(values[lo:lo+k], v)
+	}
+	return nil
+}
+
+// finiteRows refuses a NaN or infinite input: the network's ReLUs and
+// tanh would turn it into finite logits and values that look real.
+func finiteRows(obs []float32, d int) error {
+	for i, x := range obs {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+			return Errorf(ErrArg, "capi: predict: row %d, input %d is %v: not finite", i/d, i%d, x)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/splitmix"
 )
 
 // VecConfig describes a [VecEnv]: the names are those of the configs and
@@ -15,7 +16,7 @@ type VecConfig struct {
 	Encoding     string // compact (the default) or thermometer
 	AutoReset    string // next_step (the default), same_step or disabled
 	Reward       string // match_points (the default), win_loss or seed_margin
-	Illegal      string // error (the default) or loss
+	Illegal      string // error (the default), loss, or random (a random legal move instead)
 	Seed         uint64
 	OpeningPlies int
 	Workers      int // 0: env.Vec's default, one per core but no more than one per 64 games
@@ -53,6 +54,11 @@ type VecEnv struct {
 	// ended lists the games whose rewards the last Step set, which the next
 	// Step zeroes: rewards are 0 but on the step that ends a game.
 	ended []int32
+	// fallback is the illegal policy "random": an illegal action is
+	// replaced by a legal one drawn from rng (SplitMix64 steps), so that
+	// a baseline sampling unmasked actions still plays games.
+	fallback bool
+	rng      uint64
 }
 
 // NewVecEnv builds the environment cfg describes.
@@ -78,14 +84,18 @@ func NewVecEnv(cfg VecConfig) (*VecEnv, error) {
 	if opt.Reward, err = env.ParseRewardKind(orDefault(cfg.Reward, "match_points")); err != nil {
 		return nil, err
 	}
-	if opt.Illegal, err = env.ParseIllegalPolicy(orDefault(cfg.Illegal, "error")); err != nil {
-		return nil, err
+	fallback := cfg.Illegal == "random"
+	if fallback {
+		opt.Illegal = env.IllegalError // never reached: every action is made legal first
+	} else if opt.Illegal, err = env.ParseIllegalPolicy(orDefault(cfg.Illegal, "error")); err != nil {
+		return nil, Errorf(ErrArg, "%v (or random: a random legal move instead)", err)
 	}
 	v, err := env.NewVec(g, cfg.N, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N), ended: make([]int32, 0, cfg.N)}, nil
+	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N), ended: make([]int32, 0, cfg.N),
+		fallback: fallback, rng: splitmix.Mix(cfg.Seed ^ 0x696c6c6567616c)}, nil
 }
 
 func orDefault(s, def string) string {
@@ -142,6 +152,9 @@ func (e *VecEnv) Step(b *Buffers) error {
 		return err
 	}
 	copy(e.mover, e.v.ToMove())
+	if e.fallback {
+		e.legalize(b.Actions)
+	}
 	if err := e.redirect(b); err != nil {
 		return err
 	}
@@ -151,6 +164,19 @@ func (e *VecEnv) Step(b *Buffers) error {
 	}
 	e.writeStep(b)
 	return nil
+}
+
+// legalize replaces, in place, every illegal action of a game that waits
+// for one by a legal action drawn uniformly.
+func (e *VecEnv) legalize(actions []int32) {
+	for i, m := range e.v.Legal()[:len(actions)] {
+		a := actions[i]
+		if m == 0 || (uint32(a) < env.MaxActions && m.Has(int(a))) {
+			continue
+		}
+		e.rng = splitmix.Mix(e.rng)
+		actions[i] = int32(m.Nth(int(e.rng % uint64(m.Count()))))
+	}
 }
 
 // redirect points the Vec's observation writes at the caller's buffers for
@@ -320,7 +346,14 @@ func (e *VecEnv) Describe() map[string]any {
 	return map[string]any{
 		"rules": e.g.Name(), "num_envs": e.cfg.N, "obs_dim": e.ObsDim(), "actions": e.Actions(),
 		"encoding": o.Encoding.String(), "autoreset_mode": o.AutoReset.String(), "reward": o.Reward.String(),
-		"illegal": o.Illegal.String(), "seed": o.Seed, "opening_plies": o.OpeningPlies,
+		"illegal": e.illegalName(), "seed": o.Seed, "opening_plies": o.OpeningPlies,
 		"workers": o.Workers, "columns": o.Encoding.Columns(e.g), "max_plies": e.g.Rules().MaxPlies,
 	}
+}
+
+func (e *VecEnv) illegalName() string {
+	if e.fallback {
+		return "random"
+	}
+	return e.opt.Illegal.String()
 }

@@ -32,3 +32,6 @@ func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu boo
 func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, relu, acc bool) {
 	panic("kernels: no SIMD in this build")
 }
+
+// quantizeSIMD quantises in assembly: never in a pure-Go build.
+func quantizeSIMD(m, k int, x []float32, ldx int, q *Q8Rows) bool { return false }

@@ -43,7 +43,7 @@ func colSumSIMD(dst, x []float32)            { colSumAVX2(&dst[0], &x[0], len(x)
 func axpySIMD(alpha float32, x, y []float32) { axpyAVX2(&x[0], &y[0], len(x), alpha) }
 func scaleSIMD(alpha float32, x []float32)   { scaleAVX2(&x[0], len(x), alpha) }
 func dotSIMD(x, y []float32) float32 {
-	if hasAVX512 && cur.name != "avx2" { // a forced avx2 back-end stays on AVX2
+	if hasAVX512 && !cur.ymmOnly { // a forced avx2 or avxvnni back-end stays on AVX2
 		return dotAVX512(len(x), &x[0], &y[0])
 	}
 	return dotAVX2(len(x), &x[0], &y[0])

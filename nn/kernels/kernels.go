@@ -9,7 +9,12 @@
 //   - "generic": plain Go, on every platform and under the build tags purego and noasm;
 //   - "avx2": Go assembly for AVX2 and FMA (6×16 register tiles);
 //   - "avx512": Go assembly for AVX-512F (8×32 register tiles);
+//   - "avxvnni": avx2, with the int8 products (Q8Gemm) on AVX-VNNI (VEX-encoded VPDPBUSD on YMM registers);
+//   - "avx512vnni": avx512, with the int8 products on AVX-512 VNNI (VPDPBUSD on ZMM registers);
 //   - "openblas": OpenBLAS's cblas_sgemm through cgo, in builds with the tag openblas.
+//
+// The int8 products of the other back-ends run in plain Go, with the same
+// result bit for bit (q8.go). The CPU's features come from golang.org/x/sys/cpu.
 //
 // The fastest one present is chosen at start-up from the CPU's features (and
 // the build tags); the environment variable URIM_KERNELS (see EnvVar) forces
@@ -49,7 +54,8 @@ import (
 )
 
 // EnvVar names the environment variable that forces a back-end at start-up:
-// one of the names Backends lists ("generic", "avx2", "avx512", "openblas"),
+// one of the names Backends lists ("generic", "avx2", "avxvnni", "avx512",
+// "avx512vnni", "openblas"),
 // or "check", which runs the default back-end and compares every product with
 // a float64 reference, panicking on a result outside float32 rounding (slow:
 // for debugging).
@@ -65,6 +71,12 @@ type backend struct {
 	sgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	// simd reports whether the element-wise kernels use assembly under this back-end.
 	simd bool
+	// ymmOnly keeps the element-wise kernels on AVX2 on a CPU with AVX-512
+	// (avx2, avxvnni).
+	ymmOnly bool
+	// q8 runs the int8 products (Q8Gemm) on one block of columns; nil:
+	// q8Generic.
+	q8 q8Func
 	// pack, when set, packs a k×n row-major B (stride ldb) for packed
 	// products into dst (resized) and returns it, or returns nil when this
 	// back-end gains nothing from packing that shape; packed computes
@@ -95,7 +107,13 @@ var (
 
 func init() {
 	backends = append([]backend{{name: "generic", sgemm: sgemmGeneric}}, archBackends()...)
-	backends = append(backends, blasBackends()...)
+	if blas := blasBackends(); len(blas) > 0 {
+		// OpenBLAS has no int8 product: it takes the fastest assembly one.
+		for i := range blas {
+			blas[i].q8 = backends[len(backends)-1].q8
+		}
+		backends = append(backends, blas...)
+	}
 	cur = backends[len(backends)-1]
 	checker = checkBackend(cur)
 	if name := os.Getenv(EnvVar); name != "" {
@@ -166,7 +184,7 @@ func BlockRows() int {
 }
 
 // Backend names the implementation Sgemm uses now: "generic", "avx2",
-// "avx512", "openblas" or "check".
+// "avxvnni", "avx512", "avx512vnni", "openblas" or "check".
 func Backend() string { return cur.name }
 
 // Backends lists the back-ends this build offers on this CPU, slowest first;

@@ -19,9 +19,9 @@ func layerNormAVX512(y, x, gain, bias, mean, rstd *float32, rows, n int, fn floa
 func layerNormBackwardAVX512(dx, dy, x, gain, bias, mean, rstd, dg, db *float32, rows, n int, inv float32, relu, acc int)
 
 // avx512Rows reports whether rows of n columns take the AVX-512 kernels:
-// on a CPU with AVX-512, unless the back-end is forced to avx2, for n a
+// on a CPU with AVX-512, unless the back-end is forced to avx2 or avxvnni, for n a
 // multiple of 16.
-func avx512Rows(n int) bool { return hasAVX512 && cur.name != "avx2" && n%16 == 0 }
+func avx512Rows(n int) bool { return hasAVX512 && !cur.ymmOnly && n%16 == 0 }
 
 func layerNormSIMD(y, x, gain, bias, mean, rstd []float32, eps float64, relu bool) {
 	if avx512Rows(len(gain)) {

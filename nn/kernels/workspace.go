@@ -38,9 +38,9 @@ func putWorkspace(ws *workspace) {
 }
 
 // grow returns s resized to n elements, reallocating only when its capacity is short.
-func grow(s []float32, n int) []float32 {
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float32, n, n+n/4)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }

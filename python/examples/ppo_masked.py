@@ -60,7 +60,7 @@ def rollout(env, model, obs, info, steps):
     buf = {k: [] for k in ("obs", "mask", "action", "logp", "mover", "done", "rewards2")}
     for _ in range(steps):
         o = torch.from_numpy(obs)
-        m = torch.from_numpy(info["action_mask"])
+        m = torch.from_numpy(info["action_mask"]).bool()  # int8 1/0 -> bool for masked_fill
         with torch.no_grad():
             logits, _ = model(o)
             dist = torch.distributions.Categorical(logits=masked_logits(logits, m))

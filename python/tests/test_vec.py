@@ -39,7 +39,7 @@ def _run_python(mode, n, steps, seed, opening, reset_every):
         obs, rewards, term, trunc, info = env.step(a)
         record(obs, info, rewards, term, trunc)
         if mode == "disabled" and (t + 1) % reset_every == 0:
-            done = ~info["action_mask"].any(axis=1)
+            done = ~info["action_mask"].astype(bool).any(axis=1)
             obs, info = env.reset(options={"reset_mask": done})
     env.close()
     return {k: np.array(v) for k, v in rec.items() if v}, np.array(actions, np.int32), np.array(movers)
@@ -86,7 +86,7 @@ def test_next_step_semantics():
         assert (info2["action_mask"][done] == False).all()  # noqa: E712
         assert (r[~done] == 0).all()
         ended, info = done, info2
-    assert env.metadata["autoreset_mode"] == "next_step"
+    assert env.metadata["autoreset_mode"] == urim.AutoresetMode.NEXT_STEP
 
 
 def test_same_step_semantics():
@@ -102,7 +102,7 @@ def test_same_step_semantics():
         assert info["action_mask"].any(axis=1).all()
         seen |= done.any()
         assert (r[~done] == 0).all()
-    assert seen and env.metadata["autoreset_mode"] == "same_step"
+    assert seen and env.metadata["autoreset_mode"] == urim.AutoresetMode.SAME_STEP
 
 
 def test_disabled_semantics():
@@ -129,7 +129,7 @@ def test_spaces_and_metadata():
     assert env.single_action_space.n == 6
     obs, info = env.reset()
     assert obs.dtype == np.float32 and obs.shape == (4, env.obs_dim)
-    assert info["action_mask"].dtype == np.bool_ and info["action_mask"].shape == (4, 6)
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (4, 6)
     assert set(info) >= {"action_mask", "current_player", "rewards", "legal"}
     assert len(env.columns) == env.obs_dim
     assert env.observation_space.shape == (4, env.obs_dim) and env.action_space.shape == (4,)

@@ -62,6 +62,7 @@ _SIGNATURES = {
     "urim_net_load": [c_str, ctypes.POINTER(u)],
     "urim_net_info": [u, ctypes.POINTER(u)],
     "urim_net_predict": [u, f32p, i64, f32p, f32p],
+    "urim_net_set_precision": [u, c_str],
 }
 
 

@@ -7,6 +7,7 @@ import numpy as np
 from . import _lib
 from ._errors import ClosedError
 from .game import Game
+from .vec import check_seed
 
 
 class Agent:
@@ -25,8 +26,7 @@ class Agent:
     def __init__(self, spec, rules="urim", seed=0):
         if not isinstance(spec, str):
             raise TypeError(f"urim.Agent: spec must be a string, got {type(spec).__name__}")
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"urim.Agent: seed must be a non-negative integer, got {seed!r}")
+        check_seed("urim.Agent", seed)
         self.spec, self.rules = spec, rules
         self._h = _lib.u()
         _lib.call("urim_agent_new", _lib.enc(spec), _lib.enc(rules), int(seed), ctypes.byref(self._h))

@@ -2,11 +2,15 @@
 the Go code they wrap, measured in the same run (ratios are what to
 compare: absolute figures move with the machine's load).
 
-- VecEnv at 1, 64, 1024 and 4096 games on one thread, random legal actions
-  drawn in NumPy (urim.random.RandomActions), against the loop of
-  bench.Vec (what `urim bench env` runs: env.Vec with random actions drawn
-  in Go) at the same sizes, in alternating runs, the best of each side
-  kept; both in steps per second of the process's CPU time.
+- VecEnv at 1, 64, 1024 and 4096 games, random legal actions drawn in
+  NumPy (urim.random.RandomActions), against the loop of bench.Vec (what
+  `urim bench env` runs: env.Vec on one worker with random actions drawn
+  in Go) at the same sizes, in interleaved runs (defaults, fast settings,
+  Go, again and again); both in steps per second of the process's CPU
+  time. Two Python rows: the defaults (VecEnv(n): copy=True,
+  num_threads=1) and the fastest settings (copy=False, num_threads=1). Each
+  ratio is printed as the min-max over the rounds (each round's Python run
+  over the same round's Go run) and the ratio of the bests.
 - Agent("mcts:sims=200").act_batch on 256 positions against the same agent
   playing the same positions in a Go loop (CPU time, the best of the
   rounds, alternating which side goes first).
@@ -33,40 +37,46 @@ def go_vec(n, steps, rules="urim"):
     return r.value
 
 
-class _PyVec:
-    """VecEnv(n) on one thread, copy=False, with random legal actions drawn
-    in NumPy from info["legal"], the buffer the library rewrites."""
+FAST = {"copy": False}
 
-    def __init__(self, n, rules="urim"):
+
+class _PyVec:
+    """VecEnv(n, **settings) with random legal actions drawn in NumPy from
+    info["legal"] (with copy=False, the buffer the library rewrites)."""
+
+    def __init__(self, n, rules="urim", **settings):
         self.n = n
-        self.env = VecEnv(n, rules=rules, num_threads=1, copy=False, seed=1)
+        self.env = VecEnv(n, rules=rules, seed=1, **settings)
         self.draw = RandomActions(self.env.num_actions, seed=1)
-        _, info = self.env.reset()
-        self.legal = info["legal"]
+        _, self.info = self.env.reset()
         self.run(200)  # warm up, as bench.Vec does
 
     def run(self, batches):
-        step, draw, legal = self.env.step, self.draw.draw, self.legal
+        step, draw, info = self.env.step, self.draw.draw, self.info
         t = time.process_time()
         for _ in range(batches):
-            step(draw(legal))
+            info = step(draw(info["legal"]))[4]
+        self.info = info
         return batches * self.n / (time.process_time() - t)
 
 
 def vec(n, steps, rounds=5, rules="urim"):
-    """Game steps per second of CPU time of VecEnv(n) and of the Go loop
-    at n, the best of rounds alternating runs of about steps game steps
-    each. Both read the process's CPU time (time.process_time and
+    """Game steps per second of CPU time of VecEnv(n) with the defaults,
+    with the fast settings, and of the Go loop at n, in rounds interleaved
+    runs of about steps game steps each: a dict of the lists of rates.
+    Every side reads the process's CPU time (time.process_time and
     getrusage), so time spent waiting for a core while other jobs run does
-    not count; the best run is the one least slowed by them."""
-    py = _PyVec(n, rules)
+    not count."""
+    sides = {"defaults": _PyVec(n, rules), "fast": _PyVec(n, rules, **FAST)}
     batches = max(1, -(-steps // n))
-    best_py = best_go = 0.0
+    rates = {"defaults": [], "fast": [], "go": []}
     for _ in range(rounds):
-        best_py = max(best_py, py.run(batches))
-        best_go = max(best_go, go_vec(n, batches * n, rules))
-    py.env.close()
-    return best_py, best_go
+        for name, py in sides.items():
+            rates[name].append(py.run(batches))
+        rates["go"].append(go_vec(n, batches * n, rules))
+    for py in sides.values():
+        py.env.close()
+    return rates
 
 
 def positions(n, rules="urim", seed=1):
@@ -123,11 +133,19 @@ def main(argv=None):
     rows = []
     for n in [int(x) for x in args.sizes.split(",")]:
         steps = args.steps if n > 1 else min(args.steps, 100_000)
-        py, go = vec(n, steps, args.rounds)
-        rows.append({"what": "vec", "n": n, "python_steps_per_sec": py, "go_steps_per_sec": go, "ratio": py / go})
-        if not args.json:
-            print(f"VecEnv({n:5d}) 1 thread: Python {py / 1e6:7.2f} M steps/CPU-s   Go {go / 1e6:7.2f} M steps/CPU-s   "
-                  f"Python/Go {py / go:.2f}", flush=True)
+        rates = vec(n, steps, args.rounds)
+        go = rates["go"]
+        for name in ("defaults", "fast"):
+            py = rates[name]
+            per_round = [p / g for p, g in zip(py, go)]
+            rows.append({"what": "vec", "settings": name, "n": n, "python_steps_per_sec": max(py),
+                         "go_steps_per_sec": max(go), "ratio": max(py) / max(go),
+                         "ratio_min": min(per_round), "ratio_max": max(per_round)})
+            if not args.json:
+                label = "VecEnv(n)" if name == "defaults" else "VecEnv(n, copy=False)"
+                print(f"VecEnv({n:5d}) {label:26s} Python {max(py) / 1e6:6.2f} M steps/CPU-s   Go (1 worker) "
+                      f"{max(go) / 1e6:6.2f}   Python/Go {min(per_round):.2f}-{max(per_round):.2f} by round, "
+                      f"{max(py) / max(go):.2f} of the bests", flush=True)
     if args.positions > 0:
         py, go = acts(args.spec, args.positions, rounds=args.rounds)
         rows.append({"what": "act_batch", "spec": args.spec, "positions": args.positions, "python_seconds": py,

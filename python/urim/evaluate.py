@@ -6,7 +6,7 @@ import ctypes
 import json
 
 from . import _lib
-from ._errors import AgentError
+from ._errors import AgentError, IllegalActionError
 from .agent import Agent
 from .game import Game
 
@@ -46,7 +46,11 @@ def _run(config, callables):
                 import numpy as np
                 if not isinstance(a, np.integer):
                     raise TypeError(f"the agent returned {type(a).__name__} {a!r}, not an action")
-            return int(a)
+            a = int(a)
+            # Checked here: the C callback returns 32 bits, so 2**32 + a move would play the move.
+            if not 0 <= a < g.num_actions:
+                raise IllegalActionError(f"the agent returned action {a}: illegal, out of range 0..{g.num_actions - 1}")
+            return a
         except BaseException as e:  # reported after the tournament stops
             errors.append(e)
             return -1

@@ -5,24 +5,31 @@ import json
 
 import numpy as np
 
-from . import _lib
+from . import _lib, spaces
 from ._errors import ClosedError, IllegalActionError
+
+try:
+    from pettingzoo import AECEnv as _AECBase
+except ImportError:
+    _AECBase = object
 
 AGENTS = ("player_0", "player_1")  # player_0 is South, who moves first
 
 
-class Game:
-    """One game of urim, played move by move by the Go engine.
+class Game(_AECBase):
+    """One game of urim, played move by move by the Go engine: a
+    pettingzoo.AECEnv when pettingzoo is importable.
 
     PettingZoo's AEC interface: ``agents``, ``possible_agents``,
     ``agent_selection``, ``agent_iter()``, ``last()``, ``step(action)``,
     ``observe(agent)``, ``rewards``, ``terminations``, ``truncations``,
-    ``infos``; observations are dicts with ``"observation"`` (float32, the
-    encoding's columns, seen by the player to move) and ``"action_mask"``
-    (int8, 1 where legal). Rewards are given to both players on the move
-    that ends the game (match points mapped to [-1, 1] by default, as the
-    VecEnv does); after that each agent is selected once more and steps
-    with ``None``.
+    ``infos``, ``observation_spaces``, ``action_spaces``; ``observe(agent)``
+    is a dict with ``"observation"`` (float32, the encoding's columns, seen
+    by that agent) and ``"action_mask"`` (int8, 1 where legal; all zero
+    for the agent not to move). Rewards are given to both players on the
+    move that ends the game (match points mapped to [-1, 1] by default, as
+    the VecEnv does); after that each agent is selected once more and steps
+    with ``None`` (PettingZoo's dead step, which clears ``rewards``).
 
     Beyond PettingZoo: ``legal_actions()``, ``clone()``, ``notation()``
     (urim's position notation, history included) and ``Game(position=...)``
@@ -30,9 +37,13 @@ class Game:
     writes it) and ``probe(table)`` (the endgame tablebase's report).
     """
 
-    metadata = {"name": "urim_v0", "is_parallelizable": False}
+    metadata = {"name": "urim_v0", "is_parallelizable": False, "render_modes": ["ansi"]}
 
-    def __init__(self, rules="urim", encoding="compact", position=None, reward="match_points", _handle=None):
+    def __init__(self, rules="urim", encoding="compact", position=None, reward="match_points", render_mode=None,
+                 _handle=None):
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"urim.Game: render_mode {render_mode!r}: want None or 'ansi'")
+        self.render_mode = render_mode
         self._h = _lib.u()
         if _handle is not None:
             self._h = _handle
@@ -46,6 +57,10 @@ class Game:
         self.obs_dim, self.num_actions = info["obs_dim"], info["actions"]
         self.rules_full = info["rules_full"]
         self.possible_agents = list(AGENTS)
+        box, disc = spaces.make(0.0, spaces.obs_high(self.num_actions), (self.obs_dim,), self.num_actions)
+        mask = spaces.mask_box(self.num_actions)
+        self.observation_spaces = {a: spaces.dict_space({"observation": box, "action_mask": mask}) for a in AGENTS}
+        self.action_spaces = {a: disc for a in AGENTS}
         self._st = np.zeros(5, np.int32)
         self._rw = np.zeros(2, np.float32)
         self._status()
@@ -122,8 +137,10 @@ class Game:
         self._check_open()
         h = _lib.u()
         _lib.call("urim_game_clone", self._h, ctypes.byref(h))
-        g = Game(_handle=h)
-        for k in ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+        g = Game(_handle=h, encoding=self.encoding, render_mode=self.render_mode)
+        g._rules_arg = self._rules_arg  # a rules file: the clone resets from it too
+        for k in ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
+                  "_skip_agent_selection"):
             v = getattr(self, k)
             setattr(g, k, dict(v) if isinstance(v, dict) else (list(v) if isinstance(v, list) else v))
         g.infos = {a: dict(i) for a, i in self.infos.items()}
@@ -132,7 +149,8 @@ class Game:
     # PettingZoo's AEC interface.
 
     def reset(self, seed=None, options=None):
-        """Back to the start position (or options["position"])."""
+        """Back to the start position (or options["position"]). The game
+        has no randomness: a seed is accepted and changes nothing."""
         self._check_open()
         h = _lib.u()
         pos = (options or {}).get("position", "")
@@ -152,20 +170,42 @@ class Game:
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
+        self._skip_agent_selection = None
         st = self._status()
+        self.agent_selection = AGENTS[int(st[0])]
         if st[1] or st[2]:
             self._end(st)
-            self.agent_selection = AGENTS[int(st[0])]
-        else:
-            self.agent_selection = AGENTS[int(st[0])]
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
 
     def observe(self, agent):
-        """{"observation", "action_mask"}: the board seen by the player to
-        move; the mask is all zero for the agent not to move."""
+        """{"observation", "action_mask"} of agent: the board seen by that
+        agent (its own pits and store first, as the VecEnv's rows of the
+        player to move); the mask is all zero unless agent is to move."""
+        if agent not in AGENTS:
+            raise ValueError(f"urim.Game.observe: unknown agent {agent!r} (agents: {', '.join(AGENTS)})")
         obs, mask = self.observation()
+        if AGENTS.index(agent) != int(self._st[0]):
+            obs = self._other_view(obs)
         if agent != self.agent_selection or agent not in self.agents or self.is_over():
             mask[:] = False
         return {"observation": obs, "action_mask": mask.astype(np.int8)}
+
+    def _other_view(self, obs):
+        """The mover's observation row as the other player sees it: the two
+        rows of pits and the two stores swapped, the mover column flipped
+        (docs/tensors.md: the ply and quiet columns are the same)."""
+        half = (self.obs_dim - 5) // 2
+        out = np.empty_like(obs)
+        out[:half], out[half:2 * half] = obs[half:2 * half], obs[:half]
+        out[2 * half], out[2 * half + 1] = obs[2 * half + 1], obs[2 * half]
+        out[2 * half + 2:2 * half + 4] = obs[2 * half + 2:2 * half + 4]
+        out[2 * half + 4] = 1 - obs[2 * half + 4]
+        return out
 
     def last(self, observe=True):
         a = self.agent_selection
@@ -179,23 +219,25 @@ class Game:
             yield self.agent_selection
 
     def step(self, action):
+        """Plays action for agent_selection. Once the game is over each
+        agent is selected once more and must step with None (PettingZoo's
+        dead step): it leaves ``agents`` and ``rewards`` are cleared, so
+        summing ``rewards`` after every step counts each reward once."""
         a = self.agent_selection
         if a not in self.agents:
             raise ValueError(f"urim.Game.step: {a} has left the game")
         if self.terminations[a] or self.truncations[a]:
             if action is not None:
                 raise IllegalActionError(f"urim.Game.step: the game is over; {a} must step with None")
-            self.agents.remove(a)
-            self._cumulative_rewards[a] = 0.0
-            if self.agents:
-                self.agent_selection = self.agents[0]
+            self._dead_step()
             return
         if action is None:
             raise IllegalActionError(f"urim.Game.step: {a} must play an action (legal: {self.legal_actions()})")
-        self._cumulative_rewards[a] = 0.0
         self.play(action)
+        self._cumulative_rewards[a] = 0.0
+        for x in self.rewards:
+            self.rewards[x] = 0.0
         st = self._status()
-        self.rewards = {x: 0.0 for x in AGENTS}
         if st[1] or st[2]:
             self._end(st)
             self.agent_selection = AGENTS[1 - AGENTS.index(a)]
@@ -208,6 +250,29 @@ class Game:
             self._cumulative_rewards[x] += float(self._rw[i])
             self.terminations[x] = bool(st[1])
             self.truncations[x] = bool(st[2])
+
+    def _dead_step(self):
+        """The selected agent, whose game is over, leaves: the next one
+        still in the game is selected and the rewards are cleared."""
+        a = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del d[a]
+        self.agents.remove(a)
+        dead = [x for x in self.agents if self.terminations[x] or self.truncations[x]]
+        if dead:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = a
+            self.agent_selection = dead[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        for x in self.rewards:
+            self.rewards[x] = 0.0
+
+    def render(self):
+        """The position in urim's notation (render_mode "ansi"), else None."""
+        return self.notation() + "\n" if self.render_mode == "ansi" else None
 
     def close(self):
         if not self._closed:

@@ -94,7 +94,8 @@ def forward(weights, meta, x):
 
 class Network:
     """A checkpoint's network, run by the Go code: predict(obs) returns
-    (logits, values) as the neural agents see them."""
+    (logits, values) as the neural agents see them; predict(obs,
+    precision="int8") runs the hidden layers in int8 (docs/nn.md)."""
 
     def __init__(self, ckpt):
         self._h = _lib.u()
@@ -103,10 +104,16 @@ class Network:
         info = _lib.blob_json("urim_net_info", self._h)
         self.arch, self.rules, self.encoding = info["arch"], info["rules"], info["encoding"]
         self.input_dim, self.num_actions = info["input_dim"], info["actions"]
+        self._precision = "fp32"
 
-    def predict(self, obs):
+    def predict(self, obs, precision="fp32"):
         if self._closed:
             raise ClosedError("urim.Network is closed")
+        if precision not in ("fp32", "int8"):
+            raise ValueError(f"urim.Network.predict: precision {precision!r}, want 'fp32' or 'int8'")
+        if precision != self._precision:
+            _lib.call("urim_net_set_precision", self._h, _lib.enc(precision))
+            self._precision = precision
         obs = np.asarray(obs)
         if obs.dtype != np.float32:
             raise TypeError(f"urim.Network.predict: obs has dtype {obs.dtype}, want float32")

@@ -54,14 +54,21 @@ class MultiDiscrete:
         return f"MultiDiscrete({self.nvec.tolist() if self.nvec.size <= 8 else self.nvec.shape})"
 
 
+def obs_high(p):
+    """The largest value of any observation column with p pits a row: a pit
+    holding every seed reads 2p (seeds over the seeds per pit at the start);
+    stores, ply, quiet and thermometer columns stay at or below 1."""
+    return float(2 * p)
+
+
 def batch(n, d, p):
     """The batched observation Box and action MultiDiscrete of n games."""
     try:
         import gymnasium
-        return (gymnasium.spaces.Box(0.0, np.inf, (n, d), np.float32),
+        return (gymnasium.spaces.Box(0.0, obs_high(p), (n, d), np.float32),
                 gymnasium.spaces.MultiDiscrete(np.full(n, p)))
     except ImportError:
-        return Box(0.0, np.inf, (n, d)), MultiDiscrete(np.full(n, p))
+        return Box(0.0, obs_high(p), (n, d)), MultiDiscrete(np.full(n, p))
 
 
 def make(low, high, shape, n):
@@ -72,3 +79,38 @@ def make(low, high, shape, n):
         return gymnasium.spaces.Box(low, high, shape, np.float32), gymnasium.spaces.Discrete(n)
     except ImportError:
         return Box(low, high, shape), Discrete(n)
+
+
+class Dict:
+    """A stand-in for gymnasium.spaces.Dict: named subspaces."""
+
+    def __init__(self, spaces):
+        self.spaces = dict(spaces)
+
+    def __getitem__(self, key):
+        return self.spaces[key]
+
+    def contains(self, x):
+        return isinstance(x, dict) and x.keys() == self.spaces.keys() and all(
+            s.contains(x[k]) for k, s in self.spaces.items())
+
+    def __repr__(self):
+        return "Dict(" + ", ".join(f"{k!r}: {s}" for k, s in self.spaces.items()) + ")"
+
+
+def mask_box(p):
+    """The Box of an action mask: p values in {0, 1}, int8."""
+    try:
+        import gymnasium
+        return gymnasium.spaces.Box(0, 1, (p,), np.int8)
+    except ImportError:
+        return Box(0, 1, (p,), np.int8)
+
+
+def dict_space(d):
+    """gymnasium.spaces.Dict of d when gymnasium is installed."""
+    try:
+        import gymnasium
+        return gymnasium.spaces.Dict(d)
+    except ImportError:
+        return Dict(d)

@@ -81,6 +81,10 @@ type Search struct {
 	Root string `yaml:"root"`
 	// Gumbel holds the constants of root: gumbel.
 	Gumbel GumbelSearch `yaml:"gumbel"`
+	// Precision is the arithmetic of self-play's forward passes: fp32, or
+	// int8 (the hidden layers quantised from the float32 network whenever
+	// its weights change; nn.Precision). Training stays float32.
+	Precision string `yaml:"precision"`
 }
 
 // GumbelSearch holds the constants of the Gumbel root (agents.GumbelConfig).
@@ -187,7 +191,7 @@ const MaxTablebaseSeeds = 16
 func defaultSearch() Search {
 	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}}
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, Precision: "fp32"}
 }
 
 func defaultSelfPlay() SelfPlay {
@@ -200,6 +204,9 @@ func defaultReplay() Replay { return Replay{Window: 100000, MinPositions: 1000} 
 // roots are the allowed values of search.root.
 var roots = []string{"puct", "gumbel"}
 
+// precisions are the allowed values of search.precision (nn.ParsePrecision).
+var precisions = []string{"fp32", "int8"}
+
 // maxWindow bounds replay.window.
 const maxWindow = 1 << 26
 
@@ -209,6 +216,7 @@ func checkSearch(c *train.Config, _ *env.Game) error {
 	return train.FirstError(
 		checkSims(s.Sims, c.Stop.Iterations),
 		train.OneOf("search.root", s.Root, roots),
+		train.OneOf("search.precision", s.Precision, precisions),
 		train.IntRange("search.gumbel.m", s.Gumbel.M, 1, 64),
 		train.FloatRange("search.gumbel.c_visit", s.Gumbel.CVisit, 0, 1e6, true, false),
 		train.FloatRange("search.gumbel.c_scale", s.Gumbel.CScale, 0, 1000, true, false),

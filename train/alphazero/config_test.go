@@ -24,6 +24,7 @@ func TestSectionChecks(t *testing.T) {
 		{"replay:\n  datasets: ['']\n", nil, "c.yaml:2: replay.datasets[0]: empty"},
 		{"selfplay:\n  resign: {threshold: -0.9, consecutive: 0}\n", nil, "c.yaml:2: selfplay.resign.consecutive: 0 is out of range (1 to 1000)"},
 		{"search:\n  root: sampled\n", nil, `c.yaml:2: search.root: "sampled" is not allowed (allowed: puct, gumbel)`},
+		{"search:\n  precision: fp16\n", nil, `c.yaml:2: search.precision: "fp16" is not allowed (allowed: fp32, int8)`},
 		{"max_plies: 2\nselfplay:\n  opening_plies: 2\n", nil, "c.yaml:3: selfplay.opening_plies:"},
 		{"", []string{"search.playout_cap.fast_sims=0"}, "--set search.playout_cap.fast_sims=0: 0 is out of range (1 to 1048576)"},
 	} {

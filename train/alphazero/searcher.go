@@ -3,6 +3,7 @@ package alphazero
 import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
 	"github.com/urim-rl/urim/train"
 )
@@ -50,6 +51,13 @@ func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) agents.MCT
 	return mc
 }
 
+// Precision is the arithmetic of cfg's self-play forward passes
+// (search.precision, checked when the config was read).
+func Precision(cfg *train.Config) nn.Precision {
+	p, _ := nn.ParsePrecision(SearchOf(cfg).Precision)
+	return p
+}
+
 // newSearcher returns the lock-step self-play search of iteration it, its
 // games starting from open's openings, ending its simulations at the
 // positions of table (training.tablebase) when it is not nil.
@@ -57,7 +65,7 @@ func newSearcher(s *train.Session, it int, open openings, table *tablebase.Table
 	lc := lockstepConfig(s.Config, s.Reward, it)
 	lc.Search.Table = table
 	lc.Moves.Start = open.start
-	ls, err := agents.NewLockstep(s.Net, lc, s.Threads(), seed)
+	ls, err := agents.NewLockstep(s.Net.AtPrecision(Precision(s.Config)), lc, s.Threads(), seed)
 	if err != nil {
 		return nil, train.KeyError("search", err)
 	}

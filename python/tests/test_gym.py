@@ -1,0 +1,228 @@
+"""Gymnasium's and PettingZoo's contracts, checked point by point without
+those packages (they stay optional), and with their own checkers when they
+are importable (the subclass tests skip cleanly otherwise)."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import urim
+import urim.gym
+import urim.pettingzoo
+from urim import _lib
+
+
+def _run(env, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        out.append(env.step(rng.integers(0, env.num_actions, env.num_envs)))
+    return out
+
+
+# The vector env.
+
+def test_vec_env_attributes():
+    env = urim.VecEnv(8, seed=1)
+    assert isinstance(env.metadata["autoreset_mode"], urim.AutoresetMode)
+    assert [m.value for m in urim.AutoresetMode] == ["NextStep", "SameStep", "Disabled"]
+    assert env.render_mode is None and env.render() is None and env.spec is None and env.unwrapped is env
+    assert isinstance(env.np_random, np.random.Generator)
+    env.reset(seed=5)
+    assert env.np_random_seed == 5
+    a = env.np_random.integers(1 << 30)
+    env.reset(seed=5)
+    assert env.np_random.integers(1 << 30) == a
+    assert not env.closed
+    env.close_extras()
+    env.close()
+    assert env.closed
+    e2 = urim.VecEnv(2, autoreset=urim.AutoresetMode.SAME_STEP)
+    assert e2.metadata["autoreset_mode"] is urim.AutoresetMode.SAME_STEP
+    with pytest.raises(ValueError, match="render_mode"):
+        urim.VecEnv(2, render_mode="human")
+
+
+def test_vec_info_masks_and_int8():
+    env = urim.VecEnv(6, illegal="random")
+    _, info = env.reset()
+    for k in ("action_mask", "current_player", "rewards", "legal"):
+        assert info["_" + k].dtype == np.bool_ and info["_" + k].all() and info["_" + k].shape == (6,)
+    assert info["action_mask"].dtype == np.int8
+    env.single_action_space.sample(mask=info["action_mask"][0])  # the dtype Discrete.sample(mask=) takes
+    b = urim.VecEnv(3, mask_dtype="bool")
+    assert b.reset()[1]["action_mask"].dtype == np.bool_
+    with pytest.raises(ValueError, match="mask_dtype"):
+        urim.VecEnv(3, mask_dtype="uint8")
+    mine = np.zeros((3, 6), np.int8)
+    b.set_buffers(mask=mine)  # either one-byte dtype is accepted
+    assert mine.all()
+
+
+def test_same_step_final_info():
+    env = urim.VecEnv(16, autoreset="same_step", illegal="random", seed=3)
+    env.reset()
+    seen = 0
+    for obs, r, term, trunc, info in _run(env, 400):
+        done = term | trunc
+        np.testing.assert_array_equal(info["_final_info"], done)
+        np.testing.assert_array_equal(info["final_info"]["_rewards"], done)
+        if done.any():
+            fr = info["final_info"]["rewards"][done]  # the two players' results of the ended games
+            assert (fr.sum(axis=1) == 0).all() and (np.abs(fr) <= 1).all()
+            assert set(np.abs(r[done]).tolist()) <= set(np.abs(fr).ravel().tolist())
+            seen += int(done.sum())
+    assert seen > 0
+
+
+def test_illegal_random_plays_unmasked_actions():
+    env = urim.VecEnv(32, illegal="random", seed=2)
+    env.reset()
+    ended = sum(int((t | tr).sum()) for _, _, t, tr, _ in _run(env, 600))
+    assert ended > 32 and env.metadata["illegal"] == "random"
+    strict = urim.VecEnv(4)
+    strict.reset()
+    with pytest.raises(urim.IllegalActionError):
+        for _ in range(50):
+            strict.step(np.full(4, 5, np.int32))
+
+
+def test_seeds_beyond_64_bits_refused():
+    with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
+        urim.VecEnv(2, seed=2 ** 64)
+    env = urim.VecEnv(2)
+    env.reset(seed=2 ** 64 - 1)
+    with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
+        env.reset(seed=2 ** 64 + 3)
+    with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
+        urim.Agent("random", seed=2 ** 64)
+    with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
+        urim.gym.UrimEnv().reset(seed=-1)
+
+
+def test_random_is_an_attribute():
+    assert urim.random.RandomActions is not None
+
+
+# The single-game env.
+
+def test_urim_env_self_play_and_opponent():
+    for kw in ({}, {"opponent": "random", "seat": 1}, {"opponent": "greedy"}):
+        env = urim.gym.UrimEnv(render_mode="ansi", **kw)
+        obs, info = env.reset(seed=4)
+        assert env.observation_space.contains(obs) and info["action_mask"].dtype == np.int8
+        total, rng = 0.0, np.random.default_rng(0)
+        for _ in range(1000):
+            a = env.action_space.sample(mask=info["action_mask"])
+            obs, r, term, trunc, info = env.step(a)
+            assert env.observation_space.contains(obs)
+            total += r
+            if term or trunc:
+                break
+        assert term or trunc
+        if "opponent" in kw:  # the agent's own result, whoever moved last
+            assert total == pytest.approx(float(env.game.final_rewards()[kw.get("seat", 0)]))
+        assert " " in env.render()
+        with pytest.raises(RuntimeError, match="reset"):
+            env.step(0)
+        env.close()
+
+
+def test_urim_env_illegal_modes():
+    env = urim.gym.UrimEnv(illegal="loss")
+    env.reset()
+    env.step(0)  # South sows pit 0; it is now empty
+    env.step(0)
+    obs, r, term, trunc, info = env.step(0)  # South's pit 0 is empty: illegal
+    assert term and r == -1.0
+    strict = urim.gym.UrimEnv()
+    strict.reset()
+    for a in (0, 0):
+        strict.step(a)
+    with pytest.raises(urim.IllegalActionError, match="not legal"):
+        strict.step(0)
+    rnd = urim.gym.UrimEnv(illegal="random")
+    rnd.reset(seed=1)
+    for a in (0, 0):
+        rnd.step(a)
+    rnd.step(0)
+    assert rnd.game.ply == 3
+
+
+# The AEC game.
+
+def test_aec_dead_step_and_rewards_once():
+    g = urim.Game()
+    g.reset(seed=1)
+    summed = {a: 0.0 for a in urim.AGENTS}
+    rng = np.random.default_rng(1)
+    for agent in g.agent_iter():
+        obs, _, term, trunc, _ = g.last()
+        if term or trunc:
+            g.step(None)
+        else:
+            g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        for a, r in g.rewards.items():
+            summed[a] += r
+    final = g.final_rewards()
+    assert summed == {"player_0": pytest.approx(float(final[0])), "player_1": pytest.approx(float(final[1]))}
+    assert g.agents == [] and g.rewards == {}
+
+
+def test_aec_each_agent_its_own_view():
+    g = urim.Game(position="1,2,3,4,5,6/7,0,2,0,1,0 2-3 S 10")
+    v0, v1 = g.observe("player_0")["observation"], g.observe("player_1")["observation"]
+    n = urim.Game(position="1,2,3,4,5,6/7,0,2,0,1,0 2-3 N 10")
+    np.testing.assert_array_equal(v1, n.observation()[0])  # as if North were to move
+    np.testing.assert_array_equal(v0, g.observation()[0])
+    assert not g.observe("player_1")["action_mask"].any() and g.observe("player_0")["action_mask"].any()
+    assert g.observation_space("player_1").contains(g.observe("player_1"))
+    assert g.action_space("player_0").n == 6 and set(g.observation_spaces) == set(urim.AGENTS)
+    with pytest.raises(ValueError, match="unknown agent"):
+        g.observe("player_2")
+
+
+def test_clone_of_rules_file_game_resets():
+    import os
+    f = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "rules", "urim5.yaml")
+    g = urim.Game(rules=f)
+    g.step(g.legal_actions()[0])
+    c = g.clone()
+    c.reset()  # used to fail: unknown rules preset "urim5"
+    assert c.ply == 0 and c.num_actions == g.num_actions
+
+
+# The real packages, when importable.
+
+def test_gymnasium_subclass_and_checker():
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+    assert isinstance(urim.VecEnv(2), gym.vector.VectorEnv)
+    assert isinstance(urim.gym.UrimEnv(), gym.Env)
+    check_env(urim.gym.UrimEnv())
+    e = gym.make("urim/Urim-v0")
+    e.reset(seed=0)
+    v = gym.make_vec("urim/Urim-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    assert type(v) is urim.VecEnv
+    from gymnasium.wrappers import vector as vw
+    w = vw.RecordEpisodeStatistics(urim.VecEnv(8, illegal="random"))
+    w.reset(seed=0)
+    for _ in range(400):
+        w.step(w.action_space.sample())
+    assert w.episode_count > 0
+
+
+def test_pettingzoo_subclass_and_checkers():
+    pz = pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+    assert isinstance(urim.Game(), pz.AECEnv)
+    api_test(urim.pettingzoo.env(), num_cycles=200)
+    seed_test(urim.pettingzoo.env, num_cycles=200)
+
+
+def test_agent_act_refuses_vec_handle():
+    env = urim.VecEnv(2)
+    a = urim.Agent("random")
+    with pytest.raises(urim.UrimError, match="not a"):
+        _lib.call("urim_agent_act", a._h, env._h, ctypes.byref(ctypes.c_int32()))
