@@ -296,7 +296,11 @@ func TestBrowserReplayDataset(t *testing.T) {
 	wait[bool](p, `document.querySelector('#board').dataset.ply === '3'`)
 	// A move tried in a replay opens a variation; the record's line stays.
 	main := eval[string](p, `S.req.moves.join(',')`)
-	p.clickAt(`.pit.legal`)
+	other := eval[int](p, `(() => { const b = [...document.querySelectorAll('.pit.legal')].find(b => Number(b.dataset.pit) % P() !== S.req.moves[S.cur]); return b ? Number(b.dataset.pit) : -1; })()`)
+	if other < 0 {
+		t.Fatal("no other legal move at ply 3 of this game")
+	}
+	p.clickAt(fmt.Sprintf(`.pit.legal[data-pit="%d"]`, other))
 	wait[bool](p, `document.querySelector('#board').dataset.ply === '4' && document.querySelector('#moves .alts') !== null`)
 	if got := eval[string](p, `mainLine().join(',')`); got != main {
 		t.Fatalf("the main line %s became %s", main, got)
