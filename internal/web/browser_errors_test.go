@@ -20,6 +20,15 @@ var sizes = []struct {
 	w, h int
 }{{"desktop", 1300, 1000}, {"phone", 390, 844}}
 
+// slowBrowser skips the error-path tests unless URIM_BROWSER_TESTS is set
+// (.ci/run's browser block): at two window sizes they take minutes, too
+// long for a plain go test ./... on a machine that has Chromium.
+func slowBrowser(t *testing.T) {
+	if os.Getenv("URIM_BROWSER_TESTS") == "" {
+		t.Skip("the error-path browser tests run with URIM_BROWSER_TESTS=1 (.ci/run)")
+	}
+}
+
 // errorText waits for the error box to show and returns its text.
 func (p *page) errorText() string {
 	p.t.Helper()
@@ -52,6 +61,7 @@ func (p *page) keepsError(want string) {
 // TestBrowserErrorPaths walks the error paths of issue 31's defects, each
 // at a desktop's size and a phone's.
 func TestBrowserErrorPaths(t *testing.T) {
+	slowBrowser(t)
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			p := newPageSized(t, Config{MaxSims: 5000}, sz.w, sz.h)
@@ -173,6 +183,7 @@ func TestBrowserErrorPaths(t *testing.T) {
 // ply (defect 4), redo puts it back, and the sweep's grades sit on the move
 // that made them (defect 5).
 func TestBrowserWatchUndoRedo(t *testing.T) {
+	slowBrowser(t)
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			p := newPageSized(t, Config{}, sz.w, sz.h)
@@ -206,6 +217,7 @@ func TestBrowserWatchUndoRedo(t *testing.T) {
 // TestBrowserRunDashboard: the charts fill their cards and show values on
 // hover; a new run appears without a reload (defect 12).
 func TestBrowserRunDashboard(t *testing.T) {
+	slowBrowser(t)
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			p := newPageSized(t, Config{}, sz.w, sz.h)
@@ -246,6 +258,7 @@ func TestBrowserRunDashboard(t *testing.T) {
 // TestBrowserPasteAndTeach pastes a game as moves, then as notation, and
 // asks for a hint.
 func TestBrowserPasteAndTeach(t *testing.T) {
+	slowBrowser(t)
 	p := newPageSized(t, Config{}, 390, 844)
 	p.open("/?south=human&north=human")
 	wait[bool](p, `document.querySelectorAll('.pit.legal').length > 0`)
