@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/urim-rl/urim/env"
@@ -45,6 +46,23 @@ type SPRTProgress struct {
 	Games, MaxGames     int
 	LLR, Lower, Upper   float64
 	Wins, Draws, Losses int
+}
+
+// ExpectedLeft estimates the games the test still needs: the games until
+// the LLR, drifting at its average rate per game so far, reaches the bound
+// it heads for, at most MaxGames minus those played; -1 before it has a
+// direction. A progress report's time left comes from it, not from
+// MaxGames, which a test rarely reaches.
+func (p SPRTProgress) ExpectedLeft() int {
+	if p.Games == 0 || p.LLR == 0 || math.IsNaN(p.LLR) {
+		return -1
+	}
+	bound := p.Upper
+	if p.LLR < 0 {
+		bound = p.Lower
+	}
+	left := math.Ceil((bound - p.LLR) / (p.LLR / float64(p.Games)))
+	return int(min(max(left, 0), float64(max(p.MaxGames-p.Games, 0))))
 }
 
 // SPRTResult is a finished test.

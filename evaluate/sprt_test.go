@@ -217,3 +217,21 @@ func TestSPRTPentanomialOnCorrelatedPairs(t *testing.T) {
 		t.Errorf("error rates %.3f and %.3f, want at most about 0.05", a, b)
 	}
 }
+
+// TestSPRTExpectedLeft: the games a test is expected to need come from
+// the LLR's drift toward its bound, not from the maximum.
+func TestSPRTExpectedLeft(t *testing.T) {
+	for _, tc := range []struct {
+		p    SPRTProgress
+		want int
+	}{
+		{SPRTProgress{Games: 100, MaxGames: 20000, LLR: 1, Lower: -2.94, Upper: 2.94}, 194},
+		{SPRTProgress{Games: 100, MaxGames: 20000, LLR: -2, Lower: -2.94, Upper: 2.94}, 47},
+		{SPRTProgress{Games: 100, MaxGames: 120, LLR: 0.1, Lower: -2.94, Upper: 2.94}, 20},
+		{SPRTProgress{Games: 0, MaxGames: 20000, Lower: -2.94, Upper: 2.94}, -1},
+	} {
+		if got := tc.p.ExpectedLeft(); got != tc.want {
+			t.Errorf("%+v: %d, want %d", tc.p, got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/env"
@@ -34,6 +35,8 @@ type countingSection struct {
 	Inner struct {
 		Deep bool `yaml:"deep"`
 	} `yaml:"inner"`
+	// SetupMS is a set-up of this many milliseconds (a table being built).
+	SetupMS int `yaml:"setup_ms"`
 }
 
 func (a *countingAlgorithm) Columns() []string { return []string{"count"} }
@@ -58,6 +61,7 @@ func init() {
 	Register("test-counting", Spec{
 		New: func(s *Session) (Algorithm, error) {
 			counted = &countingAlgorithm{s: s}
+			time.Sleep(time.Duration(SectionOf[countingSection](s.Config, "counting").SetupMS) * time.Millisecond)
 			return counted, nil
 		},
 		Panels: []Panel{{Figure: SpeedFigure, Column: "count", Title: "Iterations counted", Unit: "iterations"}},
@@ -137,7 +141,7 @@ func TestAlgorithmSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(out), "workers: 0\ncounting:\n  step: 10\n  label: count\n  inner:\n    deep: false\n") {
+	if !strings.HasSuffix(string(out), "workers: 0\ncounting:\n  step: 10\n  label: count\n  inner:\n    deep: false\n  setup_ms: 0\n") {
 		t.Errorf("printed config does not end with the section after workers:\n%s", out)
 	}
 
@@ -159,12 +163,12 @@ func TestAlgorithmSection(t *testing.T) {
 		want string
 	}{
 		{"algorithm: test-counting\ncounting:\n  step: 2\n  stpe: 3\n", nil,
-			"train: config t.yaml:4: counting.stpe: unknown key (known: step, label, inner)"},
+			"train: config t.yaml:4: counting.stpe: unknown key (known: step, label, inner, setup_ms)"},
 		{"counting:\n  inner:\n    deep: 1\n", nil, `train: config t.yaml:3: counting.inner.deep: want true or false, got "1"`},
 		{"counting:\n  step: 2.5\n", nil, `train: config t.yaml:2: counting.step: want an integer, got "2.5"`},
 		{"algorithm: test-counting\ncounting:\n  step: 0\n", nil, "train: config t.yaml:3: counting.step: 0 is out of range (1 to 100)"},
 		{"", []string{"counting.step=101"}, "train: --set counting.step=101: 101 is out of range (1 to 100)"},
-		{"", []string{"counting.steps=1"}, "train: --set counting.steps=1: unknown key (known: step, label, inner)"},
+		{"", []string{"counting.steps=1"}, "train: --set counting.steps=1: unknown key (known: step, label, inner, setup_ms)"},
 		{"algorithm: test-counting\ncluster: {workers: 1}\n", nil, "train: config t.yaml:2: cluster: distributed self-play is for algorithm alphazero, not test-counting"},
 	} {
 		_, err := ParseConfig([]byte(c.yaml), "t.yaml", c.sets)

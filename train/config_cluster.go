@@ -99,7 +99,7 @@ func (c *Config) checkCluster() error {
 
 // DefaultCluster is the cluster section's default: one process.
 func DefaultCluster() Cluster {
-	return Cluster{MaxLag: 2, Replicas: 1, WorkerThreads: 1, GamesPerShard: 16}
+	return Cluster{MaxLag: 4, Replicas: 1, WorkerThreads: 1, GamesPerShard: 16}
 }
 
 // distributedAlgorithms names the algorithms whose self-play workers can

@@ -60,7 +60,7 @@ func (s *Session) evaluate(ctx context.Context, it int, net *nn.Net) (*evalResul
 	tc := evaluate.Config{
 		Setup: s.evalSetup(s.Seed(0x6576616c)), Format: evaluate.RoundRobin, Agents: players,
 		Games: e.Games, Store: filepath.Join(s.Dir, "eval", "games.jsonl"),
-		Progress: s.Progress(fmt.Sprintf("iter %d evaluation", it), "games"),
+		Progress: s.Progress(s.Iter(it)+" evaluation", "games"),
 		Remote:   s.evalRemote(),
 	}
 	if len(players) < 2 { // gating only: nothing to rate against

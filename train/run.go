@@ -81,16 +81,33 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := s.openMetrics(resumed); err != nil {
 		return nil, err
 	}
+	// The set-up (above all an endgame table built for training targets)
+	// is not training time: elapsed_s, stop.time and a sweep's budget
+	// count from here.
+	if setup := time.Since(s.start); setup >= time.Second {
+		fmt.Fprintf(s.Log, "train: set-up took %.1fs (not counted in elapsed_s or stop.time)\n", setup.Seconds())
+	}
+	s.start = time.Now()
 	sum := &Summary{Dir: s.Dir}
+	first := s.State.Iteration + 1
+	s.first = first
 	for {
 		it := s.State.Iteration + 1
 		if cfg.Stop.Iterations > 0 && it > cfg.Stop.Iterations {
+			if it == first {
+				fmt.Fprintf(s.Log, "train: %s is finished: stop.iterations is %d and iteration %d is done; to train on, resume it with a larger one: "+
+					"urim train --resume %s --set stop.iterations=%d\n", s.Dir, cfg.Stop.Iterations, s.State.Iteration, s.Dir, 2*cfg.Stop.Iterations)
+			}
 			break
 		}
 		// A new run always completes its first iteration, however slow the
 		// set-up was: a budget spent before any training leaves nothing.
 		if cfg.Stop.Time > 0 && it > 1 && s.Elapsed() >= cfg.Stop.Time.Std().Seconds() {
 			fmt.Fprintf(s.Log, "train: time budget %v spent\n", cfg.Stop.Time.Std())
+			if it == first {
+				fmt.Fprintf(s.Log, "train: %s is finished: stop.time is %v and %.0fs of training are done (iteration %d); to train on, resume it with a larger one: "+
+					"urim train --resume %s --set stop.time=%v\n", s.Dir, cfg.Stop.Time.Std(), s.Elapsed(), s.State.Iteration, s.Dir, 2*cfg.Stop.Time.Std())
+			}
 			if err := s.evaluateLast(ctx); err != nil {
 				return sum, err
 			}

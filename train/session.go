@@ -51,6 +51,8 @@ type Session struct {
 	final    bool    // the iteration just run was the last that fits the time budget
 	// lastIterS is the previous iteration's duration in this session.
 	lastIterS float64
+	// first is this session's first iteration (0 outside Run).
+	first int
 }
 
 // Threads returns the goroutines for search, rollouts and training: the

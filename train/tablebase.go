@@ -49,7 +49,7 @@ func (s *Session) tableAccuracy(ctx context.Context, it int, net *nn.Net) ([]flo
 	cand := s.alg.Player(it, net)
 	rep, err := evaluate.Accuracy(ctx, evaluate.AccuracyConfig{
 		Agent: cand.Name, New: cand.New, Table: s.endgames, Positions: s.Config.Evaluation.TablebasePositions,
-		Seed: s.Seed(0x7462), Progress: s.Progress(fmt.Sprintf("iter %d tablebase", it), "positions"),
+		Seed: s.Seed(0x7462), Progress: s.Progress(s.Iter(it)+" tablebase", "positions"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("train: tablebase accuracy of iteration %d: %w", it, err)

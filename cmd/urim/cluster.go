@@ -17,31 +17,44 @@ import (
 func init() {
 	register(&command{
 		name:  "cluster",
-		usage: "status --nats URL",
+		usage: "status --nats URL | --run DIR",
 		short: "show the distributed training runs on a NATS server",
 		long: `urim cluster status lists the training runs on a NATS JetStream server
 (docs/distributed.md): each run's newest network version and the versions
 its object store holds, the shards waiting in its stream and those the
 learner holds until its iteration commits, and its workers (last seen, games
 played and per second, the network version they play). Credentials come
-from the environment, as for urim worker.
+from the environment, as for urim worker. --run DIR watches a run with
+local workers (urim train --workers-local) through its embedded server:
+the URL and password are read from DIR/cluster/credentials.json, which
+only the run's owner may read.
 
-Example:
-  urim cluster status --nats nats://127.0.0.1:4222`,
+Examples:
+  urim cluster status --nats nats://127.0.0.1:4222
+  urim cluster status --run runs/quickstart-workers`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			url := fs.String("nats", "", "the NATS server's URL (required)")
+			url := fs.String("nats", "", "the NATS server's URL")
+			runDir := fs.String("run", "", "the directory of a run with local workers, whose embedded server to ask (instead of --nats)")
 			return func(io *stdio, args []string) error {
 				args, err := parseInterspersed(fs, args)
 				if err != nil {
 					return err
 				}
 				if len(args) != 1 || args[0] != "status" {
-					return usageErrorf("want: urim cluster status --nats URL")
+					return usageErrorf("want: urim cluster status --nats URL, or --run DIR")
 				}
-				if *url == "" {
-					return usageErrorf("--nats URL is required")
+				creds := cluster.CredentialsFrom(train.Cluster{})
+				switch {
+				case *url != "" && *runDir != "":
+					return usageErrorf("--nats and --run: give one (--run reads the URL from the run)")
+				case *runDir != "":
+					if *url, creds, err = cluster.RunCredentials(*runDir); err != nil {
+						return err
+					}
+				case *url == "":
+					return usageErrorf("--nats URL or --run DIR is required")
 				}
-				nc, err := cluster.Connect(*url, cluster.CredentialsFrom(train.Cluster{}), "urim cluster status")
+				nc, err := cluster.Connect(*url, creds, "urim cluster status")
 				if err != nil {
 					return err
 				}

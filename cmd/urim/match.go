@@ -110,12 +110,14 @@ type matchSummary struct {
 	Paired   bool               `json:"paired"`
 	Seed     uint64             `json:"seed"`
 	Stats    evaluate.PairStats `json:"stats"`
-	// Elo, EloSE, EloLo and EloHi are null when infinite (a perfect or
-	// zero score).
-	Elo   *float64 `json:"elo_diff"`
-	EloSE *float64 `json:"elo_se"`
-	EloLo *float64 `json:"elo_lo95"`
-	EloHi *float64 `json:"elo_hi95"`
+	// Elo, EloSE, EloLo and EloHi are the difference the score implies;
+	// at a perfect or zero score, where that is infinite, they are the
+	// Bradley–Terry fit's with urim eval's virtual draw (EloFit true).
+	Elo    *float64 `json:"elo_diff"`
+	EloSE  *float64 `json:"elo_se"`
+	EloLo  *float64 `json:"elo_lo95"`
+	EloHi  *float64 `json:"elo_hi95"`
+	EloFit bool     `json:"elo_from_fit,omitempty"`
 }
 
 func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
@@ -143,8 +145,25 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 	sum := &matchSummary{A: ps.A, B: ps.B, Rules: res.Config.Rules, Openings: cfg.OpeningPlies, Paired: cfg.Paired, Seed: cfg.Seed,
 		Stats: ps}
 	elo, se, lo, hi := ps.EloDiff()
+	if r := res.Ratings; (math.IsInf(elo, 0) || math.IsInf(lo, 0) || math.IsInf(hi, 0)) && r != nil && len(r.Players) == 2 {
+		// A perfect or zero score: the fit of urim eval, whose virtual
+		// draw keeps it finite. One of the two is the anchor (SE 0), so the
+		// difference's error is the other's.
+		pa, pb := r.Players[0], r.Players[1]
+		elo, se = pa.Elo-pb.Elo, math.Hypot(pa.SE, pb.SE)
+		lo, hi = elo-1.959963984540054*se, elo+1.959963984540054*se
+		sum.EloFit = true
+	}
 	sum.Elo, sum.EloSE, sum.EloLo, sum.EloHi = finitePtr(elo), finitePtr(se), finitePtr(lo), finitePtr(hi)
 	return sum, nil
+}
+
+// orInf reads a summary's Elo figure back, nil being infinite of sign.
+func orInf(x *float64, sign int) float64 {
+	if x == nil {
+		return math.Inf(sign)
+	}
+	return *x
 }
 
 // finitePtr returns nil for an infinite value, which JSON cannot hold.
@@ -168,7 +187,11 @@ func fmtElo(x float64) string {
 
 func (s *matchSummary) writeTable(w io.Writer) error {
 	ps := s.Stats
-	elo, _, lo, hi := ps.EloDiff()
+	sign := 1
+	if ps.Score < 0.5 {
+		sign = -1
+	}
+	elo, lo, hi := orInf(s.Elo, sign), orInf(s.EloLo, -1), orInf(s.EloHi, 1)
 	opening := "from the start position"
 	if s.Openings > 0 {
 		opening = fmt.Sprintf("openings of %d random plies", s.Openings)
@@ -188,6 +211,9 @@ func (s *matchSummary) writeTable(w io.Writer) error {
 	var rates []string
 	for k, r := range ps.MPRates {
 		rates = append(rates, fmt.Sprintf("%s: %.1f%%", mpLabel(evaluate.MPOutcomes[k]), 100*r))
+	}
+	if s.EloFit {
+		fmt.Fprintf(w, "(a %s score: the Elo difference is urim eval's fit, with one virtual draw)\n", map[bool]string{true: "perfect", false: "zero"}[ps.Score == 1])
 	}
 	fmt.Fprintf(w, "\nmatch points, %s's minus %s's: %s\n", s.A, s.B, strings.Join(rates, "  "))
 	_, err := fmt.Fprintf(w, "average length %.1f plies; South (first to move) won %d, drew %d, lost %d\n",

@@ -74,3 +74,29 @@ func TestMatchUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchPerfectScoreFinite: a match won 20-0 prints a finite Elo
+// difference and interval (urim eval's fit, with its virtual draw), not +inf.
+func TestMatchPerfectScoreFinite(t *testing.T) {
+	code, out, errs := urim(t, "", "match", "--games", "20", "--quiet", "alphabeta:depth=4", "random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "100.0%") {
+		t.Fatalf("not a perfect score (the games depend only on the seed):\n%s", out)
+	}
+	if strings.Contains(out, "inf") || !strings.Contains(out, "virtual draw") {
+		t.Errorf("a perfect score printed an infinite Elo or no note:\n%s", out)
+	}
+	code, out, _ = urim(t, "", "match", "--games", "20", "--quiet", "--json", "random", "alphabeta:depth=4")
+	var sum struct {
+		Elo, Lo, Hi *float64
+		Fit         bool `json:"elo_from_fit"`
+	}
+	if err := json.Unmarshal([]byte(strings.NewReplacer(`"elo_diff"`, `"elo"`, `"elo_lo95"`, `"lo"`, `"elo_hi95"`, `"hi"`).Replace(out)), &sum); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v:\n%s", code, err, out)
+	}
+	if sum.Elo == nil || sum.Lo == nil || sum.Hi == nil || !sum.Fit || *sum.Elo >= 0 || !(*sum.Lo < *sum.Elo && *sum.Elo < *sum.Hi) {
+		t.Errorf("zero score: elo %v [%v, %v], fit %v; want finite, negative, inside its interval", sum.Elo, sum.Lo, sum.Hi, sum.Fit)
+	}
+}

@@ -64,6 +64,7 @@ Examples:
 			bar := progress.To(io.err, m.quiet).Bar(*maxGames, "sprt", "games")
 			cfg.Progress = func(p evaluate.SPRTProgress) {
 				bar.Describe(fmt.Sprintf("sprt LLR %+.2f (%.2f, %.2f) +%d =%d -%d", p.LLR, p.Lower, p.Upper, p.Wins, p.Draws, p.Losses))
+				bar.Expect(p.ExpectedLeft())
 				bar.Set(p.Games)
 			}
 			ctx, stop := interruptible()

@@ -45,9 +45,10 @@ func init() {
 		usage: "[--config FILE] [--set key=value ...] [--resume [RUN_DIR]]",
 		short: "train an agent by self-play (AlphaZero or PPO) from a YAML config",
 		long: `Trains a network by self-play as a YAML config says: AlphaZero by default,
-PPO with algorithm: ppo (see docs/config.md; configs/quickstart.yaml takes
-about 2 minutes here, its time budget stopping it at 9; without --config,
-the built-in copy of configs/quickstart.yaml is used). Everything goes to
+PPO with algorithm: ppo (see docs/config.md; configs/quickstart.yaml runs
+300 iterations, or 9 minutes of training if that comes first: about 4
+minutes here; without --config, the built-in copy of
+configs/quickstart.yaml is used). Everything goes to
 the run directory (output: in the config): the effective config.yaml,
 metrics.csv with one row per iteration, losses.png, elo.png and speed.png
 (one panel per quantity), checkpoints/latest.ckpt, best.ckpt and the
@@ -150,8 +151,9 @@ Examples:
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(io.out, "%s: %d iterations; best network: %s\n", sum.Dir, sum.Iterations,
-					train.CheckpointPath(sum.Dir, sum.Best))
+				best := train.CheckpointPath(sum.Dir, sum.Best)
+				fmt.Fprintf(io.out, "%s: %s; best network: %s\n", sum.Dir, progress.Count(sum.Iterations, "iterations"), best)
+				fmt.Fprintf(io.out, "next: %s\n", nextCommand(cfg.Algorithm, best))
 				return nil
 			}
 		},
@@ -176,4 +178,14 @@ func trainInterrupted(io *stdio, dir string, sum *train.Summary) error {
 		}
 	}
 	return i.exit(io)
+}
+
+// nextCommand is what a finished run suggests: a match of its best network
+// against greedy (urim play plays it in person).
+func nextCommand(algorithm, best string) string {
+	spec := "az:ckpt=" + best + ",sims=100"
+	if algorithm == "ppo" {
+		spec = "neural:ckpt=" + best
+	}
+	return fmt.Sprintf("urim match --games 100 %s greedy (or play it: urim play --opponent %s)", shellQuote(spec), shellQuote(spec))
 }

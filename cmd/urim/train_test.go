@@ -36,8 +36,13 @@ func TestConfigCommand(t *testing.T) {
 func TestTrainCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	code, out, errs := urim(t, "", "train", "--config", "../../configs/tiny.yaml", "--set", "output="+dir, "--set", "stop.iterations=1")
-	if code != 0 || !strings.Contains(out, "1 iterations") || !strings.Contains(errs, "iter 1:") {
+	if code != 0 || !strings.Contains(out, "1 iteration;") || !strings.Contains(errs, "iter 1:") {
 		t.Fatalf("train: status %d\n%s\n%s", code, out, errs)
+	}
+	// The last line suggests the next command, runnable as printed.
+	next := "next: urim match --games 100 az:ckpt=" + filepath.Join(dir, "checkpoints")
+	if !strings.Contains(out, next) || !strings.Contains(out, "urim play --opponent az:ckpt=") {
+		t.Errorf("no next command %q:\n%s", next, out)
 	}
 	// --resume DIR reads the run's own config (the directory spelled
 	// differently); the stop condition may grow.
@@ -55,7 +60,7 @@ func TestTrainCommand(t *testing.T) {
 	code, out, errs = urim(t, "", "train", "--set", "output="+builtin, "--set", "stop.iterations=1",
 		"--set", "selfplay.games_per_iteration=2", "--set", "selfplay.parallel_games=2", "--set", "search.sims=4",
 		"--set", "evaluation.games=2", "--set", "evaluation.sims=4")
-	if code != 0 || !strings.Contains(out, "1 iterations") {
+	if code != 0 || !strings.Contains(out, "1 iteration;") {
 		t.Fatalf("built-in config: status %d\n%s\n%s", code, out, errs)
 	}
 	if data, err := os.ReadFile(filepath.Join(builtin, "config.yaml")); err != nil || !strings.Contains(string(data), "width: 64") {
@@ -69,7 +74,7 @@ func TestTrainShortcutFlags(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run dir")
 	code, out, errs := urim(t, "", "train", "--config", "../../configs/tiny.yaml", "--set", "stop.iterations=1",
 		"--rules", "urim", "--seed", "7", "--workers", "1", "--out", dir, "--quiet")
-	if code != 0 || !strings.Contains(out, dir+": 1 iterations") {
+	if code != 0 || !strings.Contains(out, dir+": 1 iteration;") {
 		t.Fatalf("train: status %d\n%s\n%s", code, out, errs)
 	}
 	cfg, err := os.ReadFile(filepath.Join(dir, "config.yaml"))

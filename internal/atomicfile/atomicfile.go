@@ -2,7 +2,8 @@
 // urim writes its outputs: into a temporary file beside the target, which is
 // synced and then renamed over the target, and the directory synced, so that
 // a reader (or a run killed at any moment) sees the old file or the new one,
-// never a torn one. Files are made readable by everyone (mode 0644).
+// never a torn one. Files are made readable by everyone (mode 0644), but for
+// [WritePrivate]'s (0600: secrets).
 package atomicfile
 
 import (
@@ -40,7 +41,21 @@ func WriteMkdir(path string, write func(io.Writer) error) error {
 // every step after it succeed is path replaced; otherwise path is left as it
 // was and the temporary file removed. The parent directory must exist. Errors
 // name path (never the temporary file): "writing PATH: ...".
-func Write(path string, write func(io.Writer) error) (err error) {
+func Write(path string, write func(io.Writer) error) error {
+	return writeMode(path, Mode, write)
+}
+
+// WritePrivate is [WriteFile] for a file only its owner may read or write
+// (mode 0600: a password), which is never readable by others, even for a
+// moment.
+func WritePrivate(path string, data []byte) error {
+	return writeMode(path, 0o600, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+func writeMode(path string, mode fs.FileMode, write func(io.Writer) error) (err error) {
 	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
 		// Renaming over a device or a FIFO would replace it (a test once
 		// replaced /dev/null); only a regular file is ever replaced.
@@ -62,7 +77,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 			err = fmt.Errorf("writing %s: %w", path, err)
 		}
 	}()
-	if err := f.Chmod(Mode); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 64<<10)

@@ -30,8 +30,9 @@ const rateAfter = time.Second
 
 // Sink is where a command's progress goes. The zero Sink reports nothing.
 type Sink struct {
-	w    io.Writer
-	bars bool
+	w         io.Writer
+	bars      bool
+	transient bool
 }
 
 // To returns the sink of a command that reports on w (its standard error):
@@ -52,23 +53,44 @@ func Bars(w io.Writer) Sink { return Sink{w: w, bars: w != nil} }
 // Lines returns a sink that writes plain lines on w.
 func Lines(w io.Writer) Sink { return Sink{w: w} }
 
+// Transient returns the sink with bars that erase themselves when they
+// finish, so that a job of many short steps (a training run's iterations,
+// which log a line each) leaves no finished bar behind. Plain lines are
+// unchanged.
+func (s Sink) Transient() Sink {
+	s.transient = true
+	return s
+}
+
+// Plain returns the sink writing plain lines instead of bars, for jobs
+// reported side by side (bars would draw over each other).
+func (s Sink) Plain() Sink {
+	s.bars = false
+	return s
+}
+
 // Enabled reports whether the sink reports anything.
 func (s Sink) Enabled() bool { return s.w != nil }
 
 // Bar starts reporting a job of total items (named items: "games"),
 // labelled desc. It is safe for concurrent use.
 func (s Sink) Bar(total int, desc, items string) *Bar {
-	b := &Bar{sink: s, desc: desc, items: items, total: int64(total), now: time.Now}
+	b := &Bar{sink: s, desc: desc, items: items, total: int64(total), left: -1, now: time.Now}
 	if s.bars {
-		b.pb = progressbar.NewOptions64(max(int64(total), 1),
+		opts := []progressbar.Option{
 			progressbar.OptionSetWriter(s.w),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionSetPredictTime(false),
 			progressbar.OptionShowDescriptionAtLineEnd(),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionThrottle(100 * time.Millisecond),
 			progressbar.OptionSetDescription(desc),
-			progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(s.w, "\n") }),
-		)
+		}
+		if s.transient {
+			opts = append(opts, progressbar.OptionClearOnFinish())
+		} else {
+			opts = append(opts, progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(s.w, "\n") }))
+		}
+		b.pb = progressbar.NewOptions64(max(int64(total), 1), opts...)
 	}
 	return b
 }
@@ -98,6 +120,8 @@ type Bar struct {
 	mu           sync.Mutex
 	desc, items  string
 	total, done  int64
+	left         int64     // the items expected still (Expect), or -1: total-done
+	atMost       bool      // total is a maximum (Expect was called)
 	base         int64     // done at the first report
 	start, shown time.Time // the first report; the last plain line
 	started, end bool
@@ -135,6 +159,20 @@ func (b *Bar) Set64(done int64) {
 	if now.Sub(b.shown) >= LineEvery && done < b.total {
 		b.shown = now
 		fmt.Fprintf(b.sink.w, "%s\n", b.detail(now))
+	}
+}
+
+// Expect says how many more items the job is expected to take, for a job
+// whose total is only a maximum (a sequential test, which stops once it
+// decides): the time left is computed from left, not from the total, and
+// the total is shown as a maximum. A negative left means not known yet: no
+// time left is shown.
+func (b *Bar) Expect(left int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.left, b.atMost = int64(left), true
+	if left < 0 {
+		b.left = -2 // unknown, not "total minus done"
 	}
 }
 
@@ -177,17 +215,26 @@ func (b *Bar) Exit() {
 	}
 }
 
-// detail is the job's text: "selfplay: 90/200 games, 12 games/s, 9s left"
+// detail is the job's text: "selfplay: 90/200 games, 12 games/s, 9s left",
+// or "sprt: 112 games (at most 20000), 5.1 games/s, 20s left" after Expect
 // (no rate in the first second, none when nothing was done since).
 func (b *Bar) detail(now time.Time) string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "%s: %d/%d %s", b.desc, b.done, b.total, b.items)
+	if b.atMost {
+		fmt.Fprintf(&s, "%s: %d %s (at most %d)", b.desc, b.done, b.items, b.total)
+	} else {
+		fmt.Fprintf(&s, "%s: %d/%d %s", b.desc, b.done, b.total, b.items)
+	}
 	if r, ok := b.rate(now); ok {
 		fmt.Fprintf(&s, ", %s", formatRate(r, b.items))
-		if left := b.total - b.done; left > 0 {
+		left := b.total - b.done
+		if b.left != -1 {
+			left = min(b.left, left)
+		}
+		if left > 0 {
 			fmt.Fprintf(&s, ", %s left", roundDuration(time.Duration(float64(left)/r*float64(time.Second))))
 		}
-	} else if el := now.Sub(b.start); el >= LineEvery {
+	} else if el := now.Sub(b.start); b.started && el >= LineEvery {
 		fmt.Fprintf(&s, " (%s)", roundDuration(el))
 	}
 	return s.String()

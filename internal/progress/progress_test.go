@@ -114,3 +114,38 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestTransientBarsLeaveNothing: a transient sink's finished bar erases its
+// line (no newline), so a run's many short bars leave none behind.
+func TestTransientBarsLeaveNothing(t *testing.T) {
+	var out bytes.Buffer
+	b := Bars(&out).Transient().Bar(10, "iter 1/3 self-play", "games")
+	b.Set(10)
+	b.Finish()
+	if strings.Contains(out.String(), "\n") {
+		t.Errorf("a transient bar left a line: %q", out.String())
+	}
+	if f := lastFrame(out.String()); strings.TrimSpace(f) != "" && !strings.HasPrefix(f, "\x1b") {
+		t.Errorf("a transient bar is not erased: last frame %q", f)
+	}
+}
+
+// TestExpectAtMost: a job whose total is a maximum (an SPRT of at most
+// 20000 games) shows the maximum as such and takes its time left from what
+// it expects, not from the maximum.
+func TestExpectAtMost(t *testing.T) {
+	var out bytes.Buffer
+	c := newClock()
+	b := withClock(Lines(&out).Bar(20000, "sprt", "games"), c)
+	b.Set(0)
+	c.advance(10 * time.Second)
+	b.Set(100)
+	b.Expect(50)
+	if f, want := b.detail(c.now()), "sprt: 100 games (at most 20000), 10 games/s, 5s left"; f != want {
+		t.Errorf("%q, want %q", f, want)
+	}
+	b.Expect(-1)
+	if f := b.detail(c.now()); strings.Contains(f, "left") {
+		t.Errorf("an unknown expectation shows a time left: %q", f)
+	}
+}

@@ -137,7 +137,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		kl: math.NaN(), stepsPerS: math.NaN()}
 
 	// Self-play (the workers' in a distributed run).
-	bar := s.Progress(fmt.Sprintf("iter %d self-play", it), "games")
+	bar := s.Progress(s.Iter(it)+" self-play", "games")
 	t0 := time.Now()
 	var sp *selfPlayStats
 	var rs remoteStats
@@ -174,7 +174,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		steps := int(math.Ceil(float64(sp.positions) * cfg.Optimizer.SamplesPerPosition / float64(cfg.Optimizer.BatchSize)))
 		probe := buf.Newest(min(sp.positions, 512))
 		before := policyOf(s.Net, probe)
-		bar := s.Progress(fmt.Sprintf("iter %d training", it), "steps")
+		bar := s.Progress(s.Iter(it)+" training", "steps")
 		t1 := time.Now()
 		ts, err := a.learn.train(ctx, buf, steps, s.Seed(0x747261696e, uint64(it)), s.LR(it), bar)
 		if err != nil {

@@ -221,11 +221,37 @@ func (s *syncBuffer) String() string {
 // saveNet saves session s's network as a checkpoint at path.
 func saveNet(path string, s *train.Session) error { return nn.Save(path, s.Checkpoint()) }
 
-// waitIteration waits until the run in dir has committed iteration it.
+// testBudget returns a context that ends a little before the test's
+// deadline (go test -timeout, 10 minutes by default), so that a test that
+// runs out of time fails with its log instead of being killed; without a
+// deadline (-timeout 0) it never ends by itself.
+func testBudget(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	d, ok := t.Deadline()
+	if !ok {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithDeadline(context.Background(), d.Add(-testMargin(d)))
+}
+
+// testMargin is the time kept before a test's deadline d for its report:
+// 30 s, or a tenth of what is left when that is less.
+func testMargin(d time.Time) time.Duration {
+	return min(30*time.Second, time.Until(d)/10)
+}
+
+// beforeDeadline reports whether the test still has time, its margin kept.
+func beforeDeadline(t *testing.T) bool {
+	d, ok := t.Deadline()
+	return !ok || time.Now().Before(d.Add(-testMargin(d)))
+}
+
+// waitIteration waits until the run in dir has committed iteration it, or
+// the test's time (testBudget) runs out.
 func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Minute) // a loaded machine
-	for time.Now().Before(deadline) {
+	start := time.Now()
+	for beforeDeadline(t) {
 		st, ok, err := train.ReadState(dir)
 		if err == nil && ok && st.Iteration >= it {
 			return
@@ -236,5 +262,6 @@ func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("no iteration %d after five minutes", it)
+	st, _, _ := train.ReadState(dir)
+	t.Fatalf("no iteration %d after %v, the test's time (at iteration %d)", it, time.Since(start).Round(time.Second), st.Iteration)
 }

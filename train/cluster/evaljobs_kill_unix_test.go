@@ -79,14 +79,14 @@ func checkStoredOnce(t *testing.T, path string, want int) {
 	}
 }
 
-// waitLog waits until the log holds s, failing after a while or when done
-// delivers first.
+// waitLog waits until the log holds s, failing when the test's time
+// (testBudget) runs out or when done delivers first.
 func waitLog(t *testing.T, log *syncBuffer, s string, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
+	start := time.Now()
 	for !strings.Contains(log.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in the log after two minutes\n%s", s, log)
+		if !beforeDeadline(t) {
+			t.Fatalf("no %q in the log after %v, the test's time\n%s", s, time.Since(start).Round(time.Second), log)
 		}
 		select {
 		case err := <-done:
@@ -106,7 +106,7 @@ func TestTournamentWorkerKilledMidGame(t *testing.T) {
 	for _, stage := range []string{"played", "published"} {
 		t.Run(stage, func(t *testing.T) {
 			l, _, log := openTestLearner(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			ctx, cancel := testBudget(t)
 			defer cancel()
 			er, err := OpenEval(ctx, l.emb.URL, l.emb.Learner, "run", 1)
 			if err != nil {
@@ -173,7 +173,7 @@ func TestTournamentWorkerKilledMidGame(t *testing.T) {
 // once.
 func TestTournamentResumesAfterItsWorkersDie(t *testing.T) {
 	l, _, log := openTestLearner(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	er, err := OpenEval(ctx, l.emb.URL, l.emb.Learner, "run", 1)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/urim-rl/urim/evaluate"
 )
@@ -49,7 +48,7 @@ func TestTournamentOverTwoWorkers(t *testing.T) {
 	l, _, log := openTestLearner(t)
 	_, wait := evalWorkers(t, l, log, 2)
 	defer wait()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	er, err := OpenEval(ctx, l.emb.URL, l.emb.Learner, "run", 1)
 	if err != nil {
@@ -78,7 +77,7 @@ func TestTournamentSurvivesAWorker(t *testing.T) {
 	l, _, log := openTestLearner(t)
 	stops, wait := evalWorkers(t, l, log, 2)
 	defer wait()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	er, err := OpenEval(ctx, l.emb.URL, l.emb.Learner, "run", 1)
 	if err != nil {

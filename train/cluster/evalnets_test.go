@@ -1,10 +1,8 @@
 package cluster
 
 import (
-	"context"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
@@ -44,7 +42,7 @@ func TestRunNetworksOverWorkers(t *testing.T) {
 	l, cfg, log := openTestLearner(t)
 	_, wait := evalWorkers(t, l, log, 2)
 	defer wait()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	er, err := OpenEval(ctx, l.emb.URL, l.emb.Learner, "run", 1)
 	if err != nil {

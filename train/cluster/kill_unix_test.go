@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/urim-rl/urim/train"
 )
 
@@ -101,7 +103,7 @@ func TestLearnerKilledAndResumed(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	waitIteration(t, cfg.Output, 2, done)
-	time.Sleep(300 * time.Millisecond) // into iteration 3: shards held, not committed
+	held := waitHeld(t, cfg.Output, done)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +112,8 @@ func TestLearnerKilledAndResumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Iteration >= 6 {
-		t.Fatalf("the run ended before the kill")
+	if st.Iteration != held {
+		t.Fatalf("killed at iteration %d, not in iteration %d, whose shards were held", st.Iteration, held+1)
 	}
 	sum, err := runLearner(context.Background(), cfg, true, os.Stderr)
 	if err != nil {
@@ -121,4 +123,50 @@ func TestLearnerKilledAndResumed(t *testing.T) {
 		t.Errorf("%d iterations, want 6", sum.Iterations)
 	}
 	checkOnce(t, dir)
+}
+
+// waitHeld waits until the learner of the run in dir (a process with local
+// workers, reached through its credentials file) holds shards it took after
+// committing its last iteration, and returns that iteration: it is then
+// inside the next one, shards held and not committed.
+func waitHeld(t *testing.T, dir string, done <-chan error) int {
+	t.Helper()
+	url, creds, err := RunCredentials(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := Connect(url, creds, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := testBudget(t)
+	defer cancel()
+	delivered := map[int]uint64{} // per committed iteration: the shards delivered when it was first seen
+	for ctx.Err() == nil {
+		st, _, _ := train.ReadState(dir)
+		if c, err := js.Consumer(ctx, namesOf("run").stream, consumerName); err == nil {
+			if ci, err := c.Info(ctx); err == nil {
+				d0, seen := delivered[st.Iteration]
+				if !seen {
+					delivered[st.Iteration] = ci.Delivered.Consumer
+				} else if ci.Delivered.Consumer > d0 && ci.NumAckPending > 0 {
+					if now, _, _ := train.ReadState(dir); now.Iteration == st.Iteration {
+						return st.Iteration
+					}
+				}
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the learner ended before it held shards: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the learner held no shards in the test's time")
+	return 0
 }

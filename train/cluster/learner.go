@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -18,6 +19,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
@@ -68,26 +70,46 @@ type Learner struct {
 	eval     *runEval // cluster.evaluation: the tournament streams are set up
 }
 
-// dropped sums up one worker's dropped shards in a Collect.
+// dropped sums up one worker's dropped shards in a Collect: those too old
+// (counted) and those refused (counted, the first one's reason kept).
 type dropped struct {
-	n     int
-	first string
+	lag, refused int
+	first        string
 }
 
-// logDrops writes one line per worker whose shards a Collect dropped.
-func (l *Learner) logDrops() {
+// logDrops writes at most two lines for a Collect's dropped shards: the
+// shards too old, counted per worker (workers that play faster than the
+// learner trains), and the shards refused, with the first reason per
+// worker (a worker of another build or rules: something to fix).
+func (l *Learner) logDrops(version int) {
 	workers := make([]string, 0, len(l.drops))
 	for w := range l.drops {
 		workers = append(workers, w)
 	}
 	slices.Sort(workers)
+	var lag, refused []string
+	nLag, nRefused := 0, 0
 	for _, w := range workers {
 		d := l.drops[w]
-		more := ""
-		if d.n > 1 {
-			more = fmt.Sprintf(" (and %d more)", d.n-1)
+		if d.lag > 0 {
+			nLag += d.lag
+			lag = append(lag, fmt.Sprintf("worker %s %d", w, d.lag))
 		}
-		fmt.Fprintf(l.log, "train: dropped %d shards of worker %s: %s%s\n", d.n, w, d.first, more)
+		if d.refused > 0 {
+			nRefused += d.refused
+			more := ""
+			if d.refused > 1 {
+				more = fmt.Sprintf(" (and %d more)", d.refused-1)
+			}
+			refused = append(refused, fmt.Sprintf("worker %s: %s%s", w, d.first, more))
+		}
+	}
+	if nLag > 0 {
+		fmt.Fprintf(l.log, "train: dropped %s too old (played by networks more than max_lag %d versions older than %d): %s\n",
+			progress.Count(nLag, "shards"), l.maxLag, version, strings.Join(lag, ", "))
+	}
+	if nRefused > 0 {
+		fmt.Fprintf(l.log, "train: refused %s: %s\n", progress.Count(nRefused, "shards"), strings.Join(refused, "; "))
 	}
 }
 
@@ -177,7 +199,8 @@ func OpenLearner(ctx context.Context, cfg *train.Config, o LearnerOptions) (_ *L
 // publishConfig stores the run's effective config and rules for workers.
 func (l *Learner) publishConfig(ctx context.Context, cfg *train.Config, rules env.Rules) error {
 	c := *cfg
-	c.Cluster = train.DefaultCluster() // where the learner's server is and its credentials' files are its own
+	c.Cluster = train.DefaultCluster()                  // where the learner's server is and its credentials' files are its own
+	c.Cluster.GamesPerShard = cfg.Cluster.GamesPerShard // the workers' to follow
 	eff, err := c.Marshal()
 	if err != nil {
 		return err
@@ -226,7 +249,8 @@ func (l *Learner) Publish(ctx context.Context, version int, path string) error {
 	return nil
 }
 
-// Collect takes shards until they hold games finished games. Shards whose
+// Collect takes shards until they hold games finished games, then the
+// shards waiting already, up to drainFactor times games. Shards whose
 // network is more than max_lag versions older than version, and shards of
 // other rules or builds, are dropped (acknowledged as terminated) and
 // counted; shards seen reports as committed are acknowledged and skipped.
@@ -234,7 +258,7 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 	b := &train.RemoteBatch{}
 	got := 0
 	l.drops = map[string]dropped{}
-	defer l.logDrops()
+	defer l.logDrops(version)
 	start := time.Now()
 	l.lastWait = start
 	for got < games {
@@ -272,8 +296,38 @@ func (l *Learner) Collect(ctx context.Context, version, games int, seen func(str
 			l.waiting(got, games, err)
 		}
 	}
+	// Then the shards waiting already, up to drainFactor times the games
+	// asked: workers play while the learner trains, and what they played
+	// meanwhile is fresh now but would be too old (max_lag) after a few
+	// more iterations. An iteration takes more games when workers play
+	// faster than the learner trains, and trains on all of them (training
+	// steps follow the positions).
+	for got < drainFactor*games {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// As many shards as the games still taken fill (a shard fetched
+		// is held until the iteration commits).
+		want := max(1, min(64, (drainFactor*games-got)*len(b.Shards)/max(got, 1)))
+		batch, err := l.cons.FetchNoWait(want)
+		if err != nil {
+			break
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			got += l.take(ctx, msg, version, seen, b)
+		}
+		if n == 0 {
+			break
+		}
+	}
 	return b, nil
 }
+
+// drainFactor bounds the games an iteration takes from the shards waiting:
+// this many times selfplay.games_per_iteration.
+const drainFactor = 4
 
 // waiting notes, at most every 30 seconds, that the learner waits.
 func (l *Learner) waiting(got, games int, err error) {
@@ -282,9 +336,35 @@ func (l *Learner) waiting(got, games int, err error) {
 		if err != nil {
 			why = fmt.Sprintf(" (%v)", err)
 		}
-		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (start urim worker --nats %s)\n", got, games, why, l.URL())
+		fmt.Fprintf(l.log, "train: waiting for worker shards: %d of %d games%s (%s)\n", got, games, why, l.workersNote())
 		l.lastWait = time.Now()
 	}
+}
+
+// workersNote says, for a wait, which workers are there: those whose
+// heartbeat (sent as games end) is recent, else the local ones starting,
+// else how to start one.
+func (l *Learner) workersNote() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	seen := 0
+	if keys, err := l.res.kv.ListKeys(ctx); err == nil {
+		for k := range keys.Keys() {
+			if e, err := l.res.kv.Get(ctx, k); err == nil && strings.HasPrefix(k, keyWorkers+".") {
+				var hb heartbeat
+				if json.Unmarshal(e.Value(), &hb) == nil && time.Since(hb.Seen) < time.Minute {
+					seen++
+				}
+			}
+		}
+	}
+	switch {
+	case seen > 0:
+		return fmt.Sprintf("%d workers reported in the last minute: they are playing", seen)
+	case l.locals != nil:
+		return fmt.Sprintf("%d local workers started; none has finished a game yet", len(l.locals.cmds))
+	}
+	return fmt.Sprintf("no worker has reported yet: start urim worker --nats %s --run %s", l.URL(), l.res.n.run)
 }
 
 // take handles one shard message, adding its games to b when it is kept.
@@ -301,10 +381,14 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	drop := func(counter *int, format string, args ...any) int {
 		*counter++
 		d := l.drops[worker]
-		if d.n == 0 {
-			d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+		if counter == &b.DroppedLag {
+			d.lag++
+		} else {
+			if d.refused == 0 {
+				d.first = fmt.Sprintf("shard %s: %s", id, fmt.Sprintf(format, args...))
+			}
+			d.refused++
 		}
-		d.n++
 		l.drops[worker] = d
 		_ = msg.Term() // it will not be trained on; if the reply is lost JetStream offers it again, and it is dropped again
 		return 0

@@ -67,7 +67,7 @@ func TestRefusedShardsAreCountedAndNamed(t *testing.T) {
 	if b.DroppedLag != 1 || b.DroppedRefused != 2 || len(b.Shards) != 1 || !strings.HasPrefix(b.Shards[0], "new-") {
 		t.Errorf("dropped %d too old and %d refused, kept %v; want 1, 2 and new's shard\n%s", b.DroppedLag, b.DroppedRefused, b.Shards, log)
 	}
-	for _, want := range []string{"worker strange-rules: shard bad-a: rules 0123456789abcdef", "worker old-build: shard bad-b: build", "1 shards of worker old: shard old-"} {
+	for _, want := range []string{"worker strange-rules: shard bad-a: rules 0123456789abcdef", "worker old-build: shard bad-b: build", "dropped 1 shard too old (played by networks more than max_lag 1 versions older than 3): worker old 1"} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("the log does not say %q:\n%s", want, log)
 		}

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -16,6 +18,7 @@ import (
 // workers (only the run's subjects).
 type Embedded struct {
 	srv *server.Server
+	dir string
 	// URL is the client URL, nats://127.0.0.1:PORT.
 	URL string
 	// Learner and Worker are the two users' credentials.
@@ -27,7 +30,7 @@ type Embedded struct {
 const maxPayload = 8 << 20
 
 // StartEmbedded starts the embedded server of run with JetStream storage in
-// dir.
+// dir, where it writes its [CredentialsFile] for the run's owner.
 func StartEmbedded(dir, run string) (*Embedded, error) {
 	lp, wp := secret(), secret()
 	n := namesOf(run)
@@ -55,15 +58,26 @@ func StartEmbedded(dir, run string) (*Embedded, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("cluster: the embedded server in %s did not start", dir)
 	}
-	return &Embedded{srv: srv, URL: srv.ClientURL(),
+	e := &Embedded{srv: srv, dir: dir, URL: srv.ClientURL(),
 		Learner: Credentials{User: "learner", Password: lp},
-		Worker:  Credentials{User: "worker-" + run, Password: wp}}, nil
+		Worker:  Credentials{User: "worker-" + run, Password: wp}}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		e.Shutdown()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if err := writeCredentials(dir, e.URL, e.Learner); err != nil {
+		e.Shutdown()
+		return nil, err
+	}
+	return e, nil
 }
 
-// Shutdown stops the server and waits until it has.
+// Shutdown stops the server, waits until it has and removes its
+// credentials file.
 func (e *Embedded) Shutdown() {
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
+	_ = os.Remove(filepath.Join(e.dir, CredentialsFile)) // gone already: nothing to do
 }
 
 // workerPermissions lets a worker of the run publish its shards and its

@@ -284,7 +284,9 @@ func (c *Config) train(ctx context.Context, p *Plan, cfgs []train.Config) error 
 				}
 				c.logf("sweep: %s: %s\n", r.Dir, how)
 				start := time.Now()
+				stopWatch := c.watch(r.Dir, dir, cfgs[i])
 				err = runner.Run(ctx, cfgs[i], resume)
+				stopWatch(err == nil && ctx.Err() == nil)
 				if err == nil && ctx.Err() == nil {
 					err = atomicfile.WriteFile(filepath.Join(dir, doneFile), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 					c.logf("sweep: %s: finished in %s\n", r.Dir, time.Since(start).Round(time.Second))
@@ -305,6 +307,62 @@ func (c *Config) train(ctx context.Context, p *Plan, cfgs []train.Config) error 
 		return first
 	}
 	return ctx.Err()
+}
+
+// watchEvery is how often a run's progress is read from its state.json.
+const watchEvery = time.Second
+
+// watch reports the progress of the run training in dir, read from its
+// committed state every watchEvery: its training time against its
+// stop.time, or its iterations against stop.iterations. The returned
+// function stops it, the bar finished when the run did. With several runs
+// at once, plain lines: bars would overwrite each other.
+func (c *Config) watch(name, dir string, cfg train.Config) func(finished bool) {
+	sink := c.Progress
+	if c.Parallel > 1 {
+		sink = sink.Plain()
+	}
+	total, unit := int(cfg.Stop.Time.Std().Seconds()), "s of training"
+	if total == 0 {
+		total, unit = cfg.Stop.Iterations, "iterations"
+	}
+	if !sink.Enabled() || total <= 0 {
+		return func(bool) {}
+	}
+	bar := sink.Bar(total, "sweep "+name, unit)
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(watchEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				done = nil // one last read: the run's end
+			case <-t.C:
+			}
+			if st, ok, err := train.ReadState(dir); err == nil && ok {
+				bar.Describe(fmt.Sprintf("sweep %s iter %d", name, st.Iteration))
+				if unit == "iterations" {
+					bar.Set(st.Iteration)
+				} else {
+					bar.Set(min(int(st.ElapsedS), total))
+				}
+			}
+			if done == nil {
+				return
+			}
+		}
+	}()
+	return func(finished bool) {
+		close(done)
+		<-stopped
+		if finished {
+			bar.Finish()
+		} else {
+			bar.Exit()
+		}
+	}
 }
 
 func (c *Config) logf(format string, args ...any) {

@@ -107,7 +107,11 @@ func report(p *Plan, rows []Row) []byte {
 	if budget == "0s" {
 		budget = "the base config's stop"
 	}
-	fmt.Fprintf(&b, "Grid: %s; %d seeds per cell; training budget per run: %s", strings.Join(axes, ", "), p.Seeds, budget)
+	seeds := fmt.Sprintf("%d seeds per cell", p.Seeds)
+	if p.Seeds == 1 {
+		seeds = "one seed per cell"
+	}
+	fmt.Fprintf(&b, "Grid: %s; %s; training budget per run: %s", strings.Join(axes, ", "), seeds, budget)
 	if len(p.Sets) > 0 {
 		fmt.Fprintf(&b, "; every run with `%s`", strings.Join(p.Sets, "`, `"))
 	}

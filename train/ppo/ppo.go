@@ -134,7 +134,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 
 	// Rollout.
 	t0 := time.Now()
-	tm, episodes, err := s.collect(ctx, cfg, rng, sess.Progress(fmt.Sprintf("iter %d rollout", it), "steps"))
+	tm, episodes, err := s.collect(ctx, cfg, rng, sess.Progress(sess.Iter(it)+" rollout", "steps"))
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	} else if err := s.tr.SetSchedule(sched); err != nil {
 		return nil, fmt.Errorf("train: ppo: %w", err)
 	}
-	us, err := s.update(ctx, s.tr, cfg, rng, sess.Progress(fmt.Sprintf("iter %d update", it), "steps"))
+	us, err := s.update(ctx, s.tr, cfg, rng, sess.Progress(sess.Iter(it)+" update", "steps"))
 	if err != nil {
 		// The trainer's state is past the session's: drop it.
 		s.closeTrainer()
