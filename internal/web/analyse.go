@@ -185,7 +185,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 	var an *analyser
 	spec := ""
 	if q.Spec != "" {
-		if an, spec, err = s.newAnalyser(r.Context(), q.Spec, q.Seed, false); err != nil {
+		if an, spec, err = s.newAnalyser(r.Context(), q.Spec, q.Seed, true); err != nil {
 			writeError(w, status(err), err)
 			return
 		}

@@ -127,6 +127,14 @@ func buildFixture() (fixture, error) {
 	if err := os.WriteFile(filepath.Join(run, "config.yaml"), []byte("name: run1\n"), 0o644); err != nil {
 		return f, err
 	}
+	// A stand-in for the run's best network: the listings name it, nothing
+	// loads it.
+	if err := os.MkdirAll(filepath.Join(run, "checkpoints"), 0o755); err != nil {
+		return f, err
+	}
+	if err := os.WriteFile(filepath.Join(run, runBest), []byte("not a network"), 0o644); err != nil {
+		return f, err
+	}
 	samples, err := games(3, "greedy", "random")
 	if err != nil {
 		return f, err

@@ -67,7 +67,7 @@ func (p *policy) rewrite(spec string, depth int) (string, error) {
 		v := sp.Params[k]
 		switch {
 		case fileKeys[k] && v != "":
-			real, err := confine(p.roots, v)
+			real, err := p.file(v)
 			if err != nil {
 				return "", fmt.Errorf("%s=%s: %w", k, v, err)
 			}
@@ -95,6 +95,23 @@ func (p *policy) rewrite(spec string, depth int) (string, error) {
 		return sp.Name, nil
 	}
 	return sp.Name + ":" + strings.Join(parts, ","), nil
+}
+
+// file resolves a file parameter: a served name as the page shows it
+// ("models0/urim-az.ckpt", "runs0/x/checkpoints/best.ckpt") or a path on
+// this machine inside the served paths.
+func (p *policy) file(v string) (string, error) {
+	label, _, _ := strings.Cut(v, "/")
+	for i := range p.roots {
+		if p.roots[i].label == label {
+			l, err := resolve(p.roots, v)
+			if err != nil {
+				return "", err
+			}
+			return confine(p.roots, l.osPath())
+		}
+	}
+	return confine(p.roots, v)
 }
 
 // budget checks one parameter against the caps; values the registry will

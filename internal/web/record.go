@@ -18,6 +18,10 @@ type Record struct {
 	evaluate.Record
 	Start    string    `json:"start,omitempty"`
 	Analysis *Analysis `json:"analysis,omitempty"`
+	// Variations are the lines explored beside the main line (Moves), each
+	// whole from the start; Singles the positions analysed one by one.
+	Variations [][]int          `json:"variations,omitempty"`
+	Singles    []SingleAnalysis `json:"singles,omitempty"`
 }
 
 // request returns the game request that replays r.
@@ -32,8 +36,10 @@ type recordRequest struct {
 	Seed    uint64      `json:"seed"`
 	// Opening, when given, is the random opening the moves start with (a
 	// replayed record's).
-	Opening  []int     `json:"opening,omitempty"`
-	Analysis *Analysis `json:"analysis,omitempty"`
+	Opening    []int            `json:"opening,omitempty"`
+	Analysis   *Analysis        `json:"analysis,omitempty"`
+	Variations [][]int          `json:"variations,omitempty"`
+	Singles    []SingleAnalysis `json:"singles,omitempty"`
 }
 
 // makeRecord builds the record of a game played (or being played) on the
@@ -46,8 +52,11 @@ func (s *Server) makeRecord(q *recordRequest) (*Record, error) {
 	if q.Analysis != nil && len(q.Analysis.Plies) > len(states) {
 		return nil, fmt.Errorf("%w: the analysis has %d positions, the game %d", errBadGame, len(q.Analysis.Plies), len(states))
 	}
+	if err := s.checkLines(q.Game, q.Variations, q.Singles); err != nil {
+		return nil, err
+	}
 	last := &states[len(states)-1]
-	r := &Record{Start: strings.TrimSpace(q.Game.Start), Analysis: q.Analysis}
+	r := &Record{Start: strings.TrimSpace(q.Game.Start), Analysis: q.Analysis, Variations: q.Variations, Singles: q.Singles}
 	rules := g.Rules()
 	r.Rules = rules.Name
 	r.MaxPlies = rules.MaxPlies
@@ -121,6 +130,9 @@ func (s *Server) load(rec *Record) (*loaded, error) {
 	}
 	if a := rec.Analysis; a != nil && len(a.Plies) > len(states) {
 		return nil, fmt.Errorf("%w: the analysis has %d positions, the game %d", errBadGame, len(a.Plies), len(states))
+	}
+	if err := s.checkLines(q, rec.Variations, rec.Singles); err != nil {
+		return nil, err
 	}
 	return &loaded{Record: rec, View: newGameView(g, &q, states, traces)}, nil
 }

@@ -83,6 +83,10 @@ func (l loc) join(name string) loc {
 	return loc{r: l.r, rel: path.Join(l.rel, name), ref: l.ref + "/" + name}
 }
 
+// osPath is l as a path on this machine, for what must name a file rather
+// than open it (an agent spec's file parameter, checked again by confine).
+func (l loc) osPath() string { return filepath.Join(l.r.fsDir, filepath.FromSlash(l.rel)) }
+
 // stat stats l inside its root, following symlinks that stay inside.
 func (l loc) stat() (fs.FileInfo, error) { return l.r.fs.Stat(l.rel) }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urim-rl/urim/train"
@@ -89,6 +90,9 @@ type runView struct {
 	Samples    []gameSummary `json:"samples"`
 	SamplesRef string        `json:"samples_ref,omitempty"`
 	EvalRef    string        `json:"eval_ref,omitempty"`
+	// Best names the run's best network (checkpoints/best.ckpt), for the
+	// page's "play this network"; empty while it has none.
+	Best string `json:"best,omitempty"`
 }
 
 // maxMetricsBytes bounds a metrics.csv read (a row of a few hundred bytes
@@ -154,7 +158,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if _, err := dir.join(runEvalGame).stat(); err == nil {
 		v.EvalRef = joinRef(ref, runEvalGame)
 	}
+	for i := range s.runs {
+		if s.runs[i].label == labelOf(ref) {
+			v.Best = runBestRef(&s.runs[i], ref)
+		}
+	}
 	writeJSON(w, v)
 }
+
+func labelOf(ref string) string { l, _, _ := strings.Cut(ref, "/"); return l }
 
 func joinRef(ref, rel string) string { return ref + "/" + rel }

@@ -140,10 +140,12 @@ func (s *Server) allRoots() []root {
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	sub, _ := fs.Sub(static, "static")
-	m.Handle("GET /", http.FileServerFS(sub))
+	m.Handle("GET /", notFoundPage(sub, http.FileServerFS(sub)))
 	m.HandleFunc("GET /api/info", s.handleInfo)
 	m.HandleFunc("POST /api/game", s.handleGame)
 	m.HandleFunc("POST /api/move", s.handleMove)
+	m.HandleFunc("POST /api/check", s.handleCheck)
+	m.HandleFunc("GET /api/networks", s.handleNetworks)
 	m.HandleFunc("POST /api/analyse", s.handleAnalyse)
 	m.HandleFunc("POST /api/sweep", s.handleSweep)
 	m.HandleFunc("POST /api/record", s.handleRecord)
