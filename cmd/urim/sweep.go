@@ -64,6 +64,8 @@ Examples:
 			panel := fs.String("panel", strings.Join(experiment.DefaultPanel, ","), "agent specs the final networks are rated against, comma-separated")
 			games := fs.Int("games", 40, "rating games per pairing (even: paired openings)")
 			rateSims := fs.Int("rate-sims", 100, "the final networks' simulations per move when rated")
+			h2hSims := fs.Int("h2h-sims", 0, "simulations per move in the head-to-head round robin of the final networks (0: --rate-sims)")
+			h2hGames := fs.Int("h2h-games", 0, "games per pairing in the head-to-head round robin (0: --games)")
 			parallel := fs.Int("parallel", 1, "runs trained at once")
 			quiet := fs.Bool("quiet", false, "no progress bars")
 			return func(io *stdio, args []string) error {
@@ -88,7 +90,7 @@ Examples:
 					}
 				}
 				cfg := experiment.Config{Base: *config, Sets: sets, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
-					Panel: specs, Games: *games, RateSims: *rateSims, Parallel: *parallel, Log: io.err,
+					Panel: specs, Games: *games, RateSims: *rateSims, H2HSims: *h2hSims, H2HGames: *h2hGames, Parallel: *parallel, Log: io.err,
 					Progress: progress.To(io.err, *quiet)}
 				ctx, stop := interruptible()
 				defer stop()

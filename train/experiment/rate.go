@@ -26,6 +26,10 @@ type Row struct {
 	// RunElo is the run's own last in-run rating (metrics.csv's elo; NaN
 	// when it never evaluated).
 	RunElo float64
+	// H2H, H2HLo and H2HHi are the network's rating in the head-to-head
+	// round robin of all the sweep's networks and the panel, with its 95%
+	// interval.
+	H2H, H2HLo, H2HHi float64
 }
 
 // storeFile is the one game store of the ratings, in the sweep's directory.
@@ -51,7 +55,7 @@ func (c *Config) rate(ctx context.Context, p *Plan) ([]Row, error) {
 	var rows []Row
 	for _, r := range p.Runs {
 		dir := filepath.Join(c.Out, r.Dir)
-		row := Row{RunSpec: r, Values: values[r.Cell], Elo: math.NaN(), EloLo: math.NaN(), EloHi: math.NaN(), RunElo: math.NaN()}
+		row := Row{RunSpec: r, Values: values[r.Cell], Elo: math.NaN(), EloLo: math.NaN(), EloHi: math.NaN(), RunElo: math.NaN(), H2H: math.NaN(), H2HLo: math.NaN(), H2HHi: math.NaN()}
 		st, ok, err := train.ReadState(dir)
 		if err != nil || !ok {
 			return nil, fmt.Errorf("experiment: run %s has no state (%v): it did not train", r.Dir, err)

@@ -48,6 +48,10 @@ type Config struct {
 	// (0 means 100): every network is rated with the same search,
 	// az:ckpt=…,sims=RateSims.
 	Games, RateSims int
+	// H2HSims and H2HGames set the head-to-head round robin of every
+	// run's final network among themselves and with the panel (0 means
+	// RateSims and Games): az:ckpt=…,sims=H2HSims, H2HGames per pairing.
+	H2HSims, H2HGames int
 	// Parallel is the number of runs trained at once (0 means 1); each
 	// then gets workers = cores / Parallel unless the config sets workers.
 	Parallel int
@@ -105,6 +109,8 @@ type Plan struct {
 	Panel    []string  `json:"panel"`
 	Games    int       `json:"games"`
 	RateSims int       `json:"rate_sims"`
+	H2HSims  int       `json:"h2h_sims"`
+	H2HGames int       `json:"h2h_games"`
 	Runs     []RunSpec `json:"runs"`
 }
 
@@ -138,6 +144,19 @@ func (c *Config) plan() (*Plan, error) {
 	if sims < 1 {
 		return nil, fmt.Errorf("experiment: rating simulations %d: want at least 1", sims)
 	}
+	h2hSims, h2hGames := c.H2HSims, c.H2HGames
+	if h2hSims == 0 {
+		h2hSims = sims
+	}
+	if h2hGames == 0 {
+		h2hGames = games
+	}
+	if h2hSims < 1 {
+		return nil, fmt.Errorf("experiment: head-to-head simulations %d: want at least 1", h2hSims)
+	}
+	if h2hGames < 2 || h2hGames%2 != 0 {
+		return nil, fmt.Errorf("experiment: head-to-head games %d: want an even number, at least 2 (paired openings)", h2hGames)
+	}
 	panel := c.Panel
 	if panel == nil {
 		panel = DefaultPanel
@@ -150,7 +169,7 @@ func (c *Config) plan() (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Base: c.Base, Sets: append([]string{}, c.Sets...), Grid: c.Grid, Cells: cells, Seeds: c.Seeds,
-		Budget: c.Budget.String(), Panel: panel, Games: games, RateSims: sims}
+		Budget: c.Budget.String(), Panel: panel, Games: games, RateSims: sims, H2HSims: h2hSims, H2HGames: h2hGames}
 	for _, cell := range cells {
 		for seed := 1; seed <= c.Seeds; seed++ {
 			p.Runs = append(p.Runs, RunSpec{Cell: cell.Name, Seed: seed, Dir: filepath.Join("runs", cell.Name, "seed-"+strconv.Itoa(seed))})
@@ -214,7 +233,11 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeSummary(c.Out, p, rows); err != nil {
+	h2h, err := c.headToHead(ctx, p, rows)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeSummary(c.Out, p, rows, h2h); err != nil {
 		return nil, err
 	}
 	return rows, nil

@@ -67,33 +67,33 @@ func cellStats(p *Plan, rows []Row) []CellStats {
 }
 
 // writeSummary writes summary.csv, report.md and elo.png in dir.
-func writeSummary(dir string, p *Plan, rows []Row) error {
+func writeSummary(dir string, p *Plan, rows []Row, h2h []H2HCell) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	head := []string{"cell"}
 	for _, a := range p.Grid {
 		head = append(head, a.Key)
 	}
-	head = append(head, "seed", "dir", "iterations", "elapsed_s", "elo", "elo_lo95", "elo_hi95", "run_elo")
+	head = append(head, "seed", "dir", "iterations", "elapsed_s", "elo", "elo_lo95", "elo_hi95", "run_elo", "h2h_elo", "h2h_lo95", "h2h_hi95")
 	w.Write(head)
 	f := func(x float64) string { return train.Cell(x) }
 	for _, r := range rows {
 		rec := append([]string{r.Cell}, r.Values...)
-		rec = append(rec, strconv.Itoa(r.Seed), r.Dir, strconv.Itoa(r.Iterations), f(r.ElapsedS), f(r.Elo), f(r.EloLo), f(r.EloHi), f(r.RunElo))
+		rec = append(rec, strconv.Itoa(r.Seed), r.Dir, strconv.Itoa(r.Iterations), f(r.ElapsedS), f(r.Elo), f(r.EloLo), f(r.EloHi), f(r.RunElo), f(r.H2H), f(r.H2HLo), f(r.H2HHi))
 		w.Write(rec)
 	}
 	w.Flush()
 	if err := atomicfile.WriteFile(filepath.Join(dir, "summary.csv"), b.Bytes()); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, "report.md"), report(p, rows)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "report.md"), report(p, rows, h2h)); err != nil {
 		return err
 	}
 	return writeEloPlot(filepath.Join(dir, "elo.png"), p, rows, dir)
 }
 
 // report is report.md: the settings and one line per cell, best first.
-func report(p *Plan, rows []Row) []byte {
+func report(p *Plan, rows []Row, h2h []H2HCell) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Sweep of %s\n\n", p.Base)
 	var axes []string
@@ -134,6 +134,23 @@ func report(p *Plan, rows []Row) []byte {
 	})
 	for _, c := range cs {
 		fmt.Fprintf(&b, "| %s | %d | %.0f | [%.0f, %.0f] | %.1f | %.1f |\n", c.Cell, c.Runs, c.Mean, c.Lo, c.Hi, c.Iterations, c.ElapsedS)
+	}
+	if len(h2h) > 0 {
+		fmt.Fprintf(&b, "\n## Head to head\n\nEvery run's final network as `az:ckpt=…,sims=%d` in one round robin with every other and the panel, %d games per pairing on paired 4-ply openings (`%s`). A cell's rating is the mean of its seeds' ratings in that one fit, its interval the mean's (95%%, from the fit's covariance).\n\n", p.H2HSims, p.H2HGames, h2hStoreFile)
+		b.WriteString("| cell | runs | head-to-head Elo | 95% interval |\n|---|---|---|---|\n")
+		hs := slices.Clone(h2h)
+		slices.SortStableFunc(hs, func(x, y H2HCell) int {
+			switch {
+			case x.Elo > y.Elo:
+				return -1
+			case x.Elo < y.Elo:
+				return 1
+			}
+			return 0
+		})
+		for _, c := range hs {
+			fmt.Fprintf(&b, "| %s | %d | %.0f | [%.0f, %.0f] |\n", c.Cell, c.Runs, c.Elo, c.Lo, c.Hi)
+		}
 	}
 	b.WriteString("\nPer run: `summary.csv`. In-run Elo against training time, mean over the seeds with their range as a band: `elo.png` (the in-run ratings are against each run's own evaluation panel).\n")
 	return []byte(b.String())

@@ -14,7 +14,7 @@ import (
 func TestReportSeedsWording(t *testing.T) {
 	for seeds, want := range map[int]string{1: "; one seed per cell;", 3: "; 3 seeds per cell;"} {
 		p := &Plan{Base: "base.yaml", Seeds: seeds, Budget: "1m", Panel: []string{"random"}, Games: 2, RateSims: 8}
-		got := string(report(p, nil))
+		got := string(report(p, nil, nil))
 		if !strings.Contains(got, want) || strings.Contains(got, "1 seeds") {
 			t.Errorf("%d seeds: the report lacks %q:\n%s", seeds, want, got)
 		}
