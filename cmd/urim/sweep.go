@@ -42,6 +42,13 @@ row per run), DIR/report.md (the mean Elo and a 95% interval per cell) and
 DIR/elo.png (the in-run Elo against training time per cell, mean over the
 seeds with their range as a band).
 
+A panel saturates once every network beats all of it; so the final networks
+are also rated head to head: one round robin of every run's network
+(az:ckpt=...,sims=--h2h-sims) against every other and the panel, --h2h-games
+per pairing, in DIR/ratings/h2h.jsonl. A cell's head-to-head rating pools its
+seeds (their mean in the one fit, with the mean's 95% interval); report.md
+gives it per cell, summary.csv per run (h2h_elo, h2h_lo95, h2h_hi95).
+
 The plan is fixed in DIR/sweep.json. Stopped by Ctrl-C or killed, the same
 command continues: finished runs are skipped, an interrupted run resumes
 from its last iteration, and rating games are reused from the store.

@@ -45,3 +45,21 @@ func TestSweepHeadToHeadSeparatesRecipes(t *testing.T) {
 		t.Errorf("the resumed sweep played the head to head again or rated differently:\n%s", log.String())
 	}
 }
+
+// TestHeadToHeadSettingsChecked: odd game counts and no simulations are
+// refused before any run starts.
+func TestHeadToHeadSettingsChecked(t *testing.T) {
+	for _, c := range []struct {
+		sims, games int
+		want        string
+	}{{0, 3, "head-to-head games 3"}, {-1, 0, "head-to-head simulations -1"}} {
+		s := tinySweep(filepath.Join(t.TempDir(), "x"), 1)
+		s.H2HSims, s.H2HGames = c.sims, c.games
+		if _, err := Run(context.Background(), s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("h2h sims %d, games %d: %v; want %q", c.sims, c.games, err, c.want)
+		}
+		if _, err := os.Stat(s.Out); err == nil {
+			t.Errorf("h2h sims %d, games %d: the sweep created its directory", c.sims, c.games)
+		}
+	}
+}
