@@ -35,17 +35,24 @@ func (c *Config) headToHead(ctx context.Context, p *Plan, rows []Row) ([]H2HCell
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
+	sims, games := p.H2HSims, p.H2HGames
+	if sims == 0 {
+		sims = p.RateSims
+	}
+	if games == 0 {
+		games = p.Games
+	}
 	var players []evaluate.Player
 	for _, r := range rows {
 		players = append(players, evaluate.Player{Name: h2hName(r.RunSpec),
-			Spec: fmt.Sprintf("az:ckpt=%s,sims=%d", filepath.Join(c.Out, r.Dir, "checkpoints", "latest.ckpt"), p.H2HSims)})
+			Spec: fmt.Sprintf("az:ckpt=%s,sims=%d", filepath.Join(c.Out, r.Dir, "checkpoints", "latest.ckpt"), sims)})
 	}
 	for _, o := range p.Panel {
 		players = append(players, evaluate.Player{Spec: o})
 	}
 	tc := evaluate.Config{
 		Setup:  evaluate.Setup{Rules: rules.Name, Custom: &rules, OpeningPlies: 4, Paired: true, Seed: 1, Workers: cfg0.Workers},
-		Format: evaluate.RoundRobin, Agents: players, Games: p.H2HGames,
+		Format: evaluate.RoundRobin, Agents: players, Games: games,
 		Store:    filepath.Join(c.Out, h2hStoreFile),
 		Progress: c.Progress.Func("head to head", "games"),
 	}
@@ -62,7 +69,7 @@ func (c *Config) headToHead(ctx context.Context, p *Plan, rows []Row) ([]H2HCell
 			rows[i].H2H, rows[i].H2HLo, rows[i].H2HHi = pl.Elo, pl.Lo, pl.Hi
 		}
 	}
-	c.logf("sweep: head to head at %d simulations: %d games played, %d reused\n", p.H2HSims, res.Played, res.Reused)
+	c.logf("sweep: head to head at %d simulations: %d games played, %d reused\n", sims, res.Played, res.Reused)
 	return h2hCells(p, rows, res.Ratings), nil
 }
 

@@ -13,6 +13,9 @@ import (
 // training iteration against many) get head-to-head intervals that do not
 // overlap, 100 Elo or more apart; run again, no game is played twice.
 func TestSweepHeadToHeadSeparatesRecipes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 31 iterations and plays 600 games: 9 s, 81 s under -race (.ci/run's -race step is -short)")
+	}
 	out := filepath.Join(t.TempDir(), "sweep")
 	a, _ := ParseAxis("stop.iterations=1,30")
 	var log bytes.Buffer
@@ -52,7 +55,7 @@ func TestHeadToHeadSettingsChecked(t *testing.T) {
 	for _, c := range []struct {
 		sims, games int
 		want        string
-	}{{0, 3, "head-to-head games 3"}, {-1, 0, "head-to-head simulations -1"}} {
+	}{{0, 3, "head-to-head games 3"}, {-1, 0, "head-to-head simulations -1"}, {0, 1, "head-to-head games 1"}} {
 		s := tinySweep(filepath.Join(t.TempDir(), "x"), 1)
 		s.H2HSims, s.H2HGames = c.sims, c.games
 		if _, err := Run(context.Background(), s); err == nil || !strings.Contains(err.Error(), c.want) {

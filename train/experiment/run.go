@@ -100,17 +100,19 @@ type RunSpec struct {
 // Plan is what sweep.json records: the sweep's settings and its runs, fixed
 // when it starts, so that a resumed sweep is the same sweep.
 type Plan struct {
-	Base     string    `json:"base"`
-	Sets     []string  `json:"sets"`
-	Grid     []Axis    `json:"grid"`
-	Cells    []Cell    `json:"cells"`
-	Seeds    int       `json:"seeds"`
-	Budget   string    `json:"budget"`
-	Panel    []string  `json:"panel"`
-	Games    int       `json:"games"`
-	RateSims int       `json:"rate_sims"`
-	H2HSims  int       `json:"h2h_sims"`
-	H2HGames int       `json:"h2h_games"`
+	Base     string   `json:"base"`
+	Sets     []string `json:"sets"`
+	Grid     []Axis   `json:"grid"`
+	Cells    []Cell   `json:"cells"`
+	Seeds    int      `json:"seeds"`
+	Budget   string   `json:"budget"`
+	Panel    []string `json:"panel"`
+	Games    int      `json:"games"`
+	RateSims int      `json:"rate_sims"`
+	// H2HSims and H2HGames are 0 for RateSims and Games (so that a plan
+	// written before the head to head existed still resumes).
+	H2HSims  int       `json:"h2h_sims,omitempty"`
+	H2HGames int       `json:"h2h_games,omitempty"`
 	Runs     []RunSpec `json:"runs"`
 }
 
@@ -145,16 +147,10 @@ func (c *Config) plan() (*Plan, error) {
 		return nil, fmt.Errorf("experiment: rating simulations %d: want at least 1", sims)
 	}
 	h2hSims, h2hGames := c.H2HSims, c.H2HGames
-	if h2hSims == 0 {
-		h2hSims = sims
-	}
-	if h2hGames == 0 {
-		h2hGames = games
-	}
-	if h2hSims < 1 {
+	if h2hSims < 0 {
 		return nil, fmt.Errorf("experiment: head-to-head simulations %d: want at least 1", h2hSims)
 	}
-	if h2hGames < 2 || h2hGames%2 != 0 {
+	if h2hGames != 0 && (h2hGames < 2 || h2hGames%2 != 0) {
 		return nil, fmt.Errorf("experiment: head-to-head games %d: want an even number, at least 2 (paired openings)", h2hGames)
 	}
 	panel := c.Panel

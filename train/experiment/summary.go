@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"image/color"
@@ -136,7 +137,7 @@ func report(p *Plan, rows []Row, h2h []H2HCell) []byte {
 		fmt.Fprintf(&b, "| %s | %d | %.0f | [%.0f, %.0f] | %.1f | %.1f |\n", c.Cell, c.Runs, c.Mean, c.Lo, c.Hi, c.Iterations, c.ElapsedS)
 	}
 	if len(h2h) > 0 {
-		fmt.Fprintf(&b, "\n## Head to head\n\nEvery run's final network as `az:ckpt=…,sims=%d` in one round robin with every other and the panel, %d games per pairing on paired 4-ply openings (`%s`). A cell's rating is the mean of its seeds' ratings in that one fit, its interval the mean's (95%%, from the fit's covariance).\n\n", p.H2HSims, p.H2HGames, h2hStoreFile)
+		fmt.Fprintf(&b, "\n## Head to head\n\nEvery run's final network as `az:ckpt=…,sims=%d` in one round robin with every other and the panel, %d games per pairing on paired 4-ply openings (`%s`). A cell's rating is the mean of its seeds' ratings in that one fit, its interval the mean's (95%%, from the fit's covariance).\n\n", cmp.Or(p.H2HSims, p.RateSims), cmp.Or(p.H2HGames, p.Games), h2hStoreFile)
 		b.WriteString("| cell | runs | head-to-head Elo | 95% interval |\n|---|---|---|---|\n")
 		hs := slices.Clone(h2h)
 		slices.SortStableFunc(hs, func(x, y H2HCell) int {
