@@ -36,6 +36,34 @@ else:
         return np.random.Generator(np.random.PCG64(seq)), seq.entropy
 
 
+class Seeded:
+    """Gymnasium's np_random, np_random_seed and unwrapped, for urim.gym.UrimEnv
+    and VecEnv (listed before their base, so these serve with or without
+    gymnasium). np_random is a NumPy Generator for the caller's use, seeded by
+    reset(seed=) (the games' openings use the Go seed); the owner sets
+    self._np_random and self._np_random_seed to None in __init__."""
+
+    @property
+    def np_random(self):
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = np_random(None)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value):
+        self._np_random, self._np_random_seed = value, -1
+
+    @property
+    def np_random_seed(self):
+        if self._np_random_seed is None:
+            self._np_random, self._np_random_seed = np_random(None)
+        return self._np_random_seed
+
+    @property
+    def unwrapped(self):
+        return self
+
+
 def register():
     """Registers urim/Urim-v0 with gymnasium (a no-op without it, or when
     already registered): gymnasium.make builds urim.gym.UrimEnv, and

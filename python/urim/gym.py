@@ -6,14 +6,14 @@ import numpy as np
 
 from . import spaces
 from ._errors import IllegalActionError
-from ._gym import EnvBase, np_random
+from ._gym import EnvBase, Seeded, np_random
 from .game import Game
 from .vec import check_seed
 
 ILLEGAL = ("error", "loss", "random")
 
 
-class UrimEnv(EnvBase):
+class UrimEnv(Seeded, EnvBase):
     """One game of urim for a single agent.
 
     Without ``opponent`` the agent plays both sides (self-play): each
@@ -54,27 +54,7 @@ class UrimEnv(EnvBase):
         self._np_random, self._np_random_seed = None, None
         self._over = False
 
-    # Gymnasium's attributes, also without gymnasium.
-
-    @property
-    def np_random(self):
-        if self._np_random is None:
-            self._np_random, self._np_random_seed = np_random(None)
-        return self._np_random
-
-    @np_random.setter
-    def np_random(self, value):
-        self._np_random, self._np_random_seed = value, -1
-
-    @property
-    def np_random_seed(self):
-        if self._np_random_seed is None:
-            self._np_random, self._np_random_seed = np_random(None)
-        return self._np_random_seed
-
-    @property
-    def unwrapped(self):
-        return self
+    # np_random, np_random_seed and unwrapped come from Seeded.
 
     @property
     def game(self):

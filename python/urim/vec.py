@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _errors, _lib, spaces
 from ._errors import ClosedError
-from ._gym import AutoresetMode, VectorEnvBase, np_random
+from ._gym import AutoresetMode, Seeded, VectorEnvBase, np_random
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 _MODE_OF = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
@@ -18,7 +18,7 @@ _ENUM_OF = {v: k for k, v in _MODE_OF.items()}
 MASK_DTYPES = {"int8": np.int8, "bool": np.bool_}
 
 
-class VecEnv(VectorEnvBase):
+class VecEnv(Seeded, VectorEnvBase):
     """N games of urim stepped together by the Go engine: a
     gymnasium.vector.VectorEnv when gymnasium is importable.
 
@@ -276,28 +276,6 @@ class VecEnv(VectorEnvBase):
     @closed.setter
     def closed(self, value):  # Gymnasium's VectorEnv.close assigns it
         self._closed = bool(value)
-
-    @property
-    def np_random(self):
-        """A NumPy Generator for the caller's use (Gymnasium's attribute),
-        seeded by reset(seed=); the games' openings use the Go seed."""
-        if self._np_random is None:
-            self._np_random, self._np_random_seed = np_random(None)
-        return self._np_random
-
-    @np_random.setter
-    def np_random(self, value):
-        self._np_random, self._np_random_seed = value, -1
-
-    @property
-    def np_random_seed(self):
-        if self._np_random_seed is None:
-            self._np_random, self._np_random_seed = np_random(None)
-        return self._np_random_seed
-
-    @property
-    def unwrapped(self):
-        return self
 
     def _check_open(self):
         if self._closed:
