@@ -178,7 +178,7 @@ func (a *AlphaBeta) LastSearch() SearchInfo {
 // Act searches s and returns the best move found.
 func (a *AlphaBeta) Act(s *env.State) (int, error) {
 	if s.Terminal() {
-		return 0, errNoMove(s)
+		return 0, NoMove(s)
 	}
 	if a.cfg.Table != nil {
 		if err := a.cfg.Table.CheckGame(s.Game()); err != nil {

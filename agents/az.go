@@ -45,20 +45,20 @@ type azSpec struct {
 // seed= parameter overrides), loads its network and table, and checks
 // that no other parameter is given.
 func parseAZ(p *Params, seed uint64) (azSpec, error) {
-	sp := azSpec{path: p.ckpt()}
+	sp := azSpec{path: ckptParam(p)}
 	sp.cfg = MCTSConfig{
 		Sims:    p.Int("sims", -1, 0, MaxSims), // -1: not given
 		Time:    p.Duration("time", 0),
 		C:       p.Float("c", 1.5, 0, 100),
-		Batch:   p.Int("batch", 8, 1, maxBatch),
+		Batch:   p.Int("batch", 8, 1, MaxBatch),
 		Threads: p.Int("threads", 1, 1, 256),
 		NoReuse: !p.Bool("reuse", true),
 	}
 	cfg := &sp.cfg
-	sp.seed = p.seed(seed)
+	sp.seed = seedParam(p, seed)
 	switch {
 	case cfg.Sims == 0 && cfg.Time == 0:
-		p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
+		p.Fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
 	case cfg.Sims < 0:
 		cfg.Sims = 0 // not given: 200 below, or no limit with time
 	}
@@ -72,16 +72,16 @@ func parseAZ(p *Params, seed uint64) (azSpec, error) {
 		cfg.Gumbel.M = p.Int("m", 16, 1, 64)
 		cfg.NoReuse = true
 		if cfg.Sims == 0 {
-			p.fail("root", root, "a simulation budget: gumbel needs sims=N, not time alone")
+			p.Fail("root", root, "a simulation budget: gumbel needs sims=N, not time alone")
 		}
 		if cfg.Time > 0 || cfg.Threads > 1 {
-			p.fail("root", root, "no time limit and threads=1 (Sequential Halving runs one budgeted search)")
+			p.Fail("root", root, "no time limit and threads=1 (Sequential Halving runs one budgeted search)")
 		}
 	default:
-		p.fail("root", root, "puct or gumbel")
+		p.Fail("root", root, "puct or gumbel")
 	}
 	sp.tb = p.String("tb", "")
-	sp.prec = p.precision()
+	sp.prec = precisionParam(p)
 	if err := p.Done(); err != nil { // before reading the checkpoint
 		return sp, err
 	}
@@ -89,7 +89,7 @@ func parseAZ(p *Params, seed uint64) (azSpec, error) {
 	if sp.net, err = loadAgentNet(sp.path); err != nil {
 		return sp, err
 	}
-	return sp, withTable(cfg, sp.tb)
+	return sp, WithTable(cfg, sp.tb)
 }
 
 // AZ is AlphaZero's search: the [MCTS] with the PUCT rule and a network as
@@ -102,7 +102,7 @@ func parseAZ(p *Params, seed uint64) (azSpec, error) {
 // predictor. An AZ agent plays only the rules its network was made for.
 type AZ struct {
 	*MCTS
-	games gameCheck
+	games GameCheck
 	desc  string
 }
 
@@ -111,7 +111,7 @@ type AZ struct {
 // Reward default and evaluators it sets, seeded with seed. cfg.Table, if
 // set, must be for net's rules.
 func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) {
-	if err := checkTable(cfg.Table, netGame(net)); err != nil {
+	if err := CheckTable(cfg.Table, netGame(net)); err != nil {
 		return nil, fmt.Errorf("az: %w", err)
 	}
 	if cfg.Rule != Gumbel {
@@ -123,18 +123,19 @@ func NewAZ(net nn.Model, ckpt string, cfg MCTSConfig, seed uint64) (*AZ, error) 
 	if err != nil {
 		return nil, err
 	}
+	mc := m.Config()
 	return &AZ{
 		MCTS:  m,
-		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
-		desc: fmt.Sprintf("az:ckpt=%s,sims=%d,time=%s,c=%g,batch=%d,threads=%d", ckpt, m.cfg.Sims, m.cfg.Time,
-			m.cfg.C, batch, m.cfg.Threads) + gumbelDesc(&m.cfg),
+		games: GameCheck{Net: netGame(net), What: "checkpoint " + ckpt},
+		desc: fmt.Sprintf("az:ckpt=%s,sims=%d,time=%s,c=%g,batch=%d,threads=%d", ckpt, mc.Sims, mc.Time,
+			mc.C, batch, mc.Threads) + GumbelDesc(&mc),
 	}, nil
 }
 
 // Act searches s and returns the most visited move.
 func (a *AZ) Act(s *env.State) (int, error) {
 	if !s.Terminal() {
-		if err := a.games.check(s); err != nil {
+		if err := a.games.Check(s); err != nil {
 			return 0, err
 		}
 	}
@@ -148,14 +149,16 @@ func (a *AZ) String() string { return a.desc }
 // [Lockstep]); the network's forward pass runs on threads goroutines
 // (0 means 1) over batches of cfg.Games × cfg.Search.Batch positions.
 func NewLockstep(net nn.Model, cfg LockstepConfig, threads int, seed uint64) (*Lockstep, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkTable(cfg.Search.Table, netGame(net)); err != nil {
+	g := netGame(net)
+	if err := CheckTable(cfg.Search.Table, g); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrLockstepConfig, err)
 	}
-	pred := net.NewInference(cfg.Games*cfg.Search.Batch, threads)
-	return newLockstep(pred, netGame(net), net.Encoding(), net.Actions(), cfg, seed)
+	return newLockstepOn(g, cfg, func(rows int) LockstepEvaluator {
+		return newNetEvaluator(net.NewInference(rows, threads), g, net.Encoding(), net.Actions(), rows)
+	}, seed)
 }
 
 var (

@@ -25,9 +25,9 @@ func newLinearNet(g *env.Game, enc env.Encoding, maxBatch int, seed uint64) *lin
 	dim := enc.Dim(g)
 	n := &linearNet{dim: dim, actions: g.PitsPerRow(), w: make([]float32, (g.PitsPerRow()+1)*dim),
 		logits: make([]float32, maxBatch*g.PitsPerRow()), values: make([]float32, maxBatch)}
-	r := newXorshift(seed)
+	r := NewXorshift(seed)
 	for i := range n.w {
-		n.w[i] = float32(r.next()>>40)/float32(1<<24)*4 - 2
+		n.w[i] = float32(r.Next()>>40)/float32(1<<24)*4 - 2
 	}
 	return n
 }
@@ -161,7 +161,7 @@ func TestBatchedSearchAllocatesNothing(t *testing.T) {
 
 // agentPositions returns n positions of g a few random plies from the start.
 func agentPositions(g *env.Game, n int) []env.State {
-	r := newXorshift(5)
+	r := NewXorshift(5)
 	out := make([]env.State, 0, n)
 	for len(out) < n {
 		s := g.Start()
@@ -178,8 +178,9 @@ func agentPositions(g *env.Game, n int) []env.State {
 
 func linearLockstep(t testing.TB, g *env.Game, cfg LockstepConfig, seed uint64) *Lockstep {
 	t.Helper()
-	rows := cfg.Games * max(cfg.Search.Batch, 1)
-	l, err := newLockstep(newLinearNet(g, env.EncodingCompact, rows, 7), g, env.EncodingCompact, g.PitsPerRow(), cfg, seed)
+	l, err := newLockstepOn(g, cfg, func(rows int) LockstepEvaluator {
+		return newNetEvaluator(newLinearNet(g, env.EncodingCompact, rows, 7), g, env.EncodingCompact, g.PitsPerRow(), rows)
+	}, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

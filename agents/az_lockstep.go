@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/nn"
 )
 
 // LockstepConfig sets a [Lockstep]: the search of its trees (one
@@ -53,8 +52,8 @@ type LockstepConfig struct {
 // ErrLockstepConfig is wrapped by the error for an invalid LockstepConfig.
 var ErrLockstepConfig = errors.New("agents: bad lock-step config")
 
-// check validates c and fills in its defaults.
-func (c *LockstepConfig) check() error {
+// Check validates c and fills in its defaults.
+func (c *LockstepConfig) Check() error {
 	sc := &c.Search
 	switch {
 	case c.Games < 1:
@@ -63,8 +62,8 @@ func (c *LockstepConfig) check() error {
 		return fmt.Errorf("%w: sims %d: want 1 to %d (MaxSims)", ErrLockstepConfig, sc.Sims, MaxSims)
 	case !sc.Rule.priors():
 		return fmt.Errorf("%w: rule %s: the lock-step search needs the %s or %s rule (the network's priors)", ErrLockstepConfig, sc.Rule, PUCT, Gumbel)
-	case sc.Batch < 0 || sc.Batch > maxBatch:
-		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, sc.Batch, maxBatch)
+	case sc.Batch < 0 || sc.Batch > MaxBatch:
+		return fmt.Errorf("%w: leaves %d: want 0 to %d", ErrLockstepConfig, sc.Batch, MaxBatch)
 	case !(sc.C >= 0 && sc.C <= 100):
 		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, sc.C)
 	case !(c.NoiseFrac >= 0 && c.NoiseFrac <= 1) || !(c.NoiseAlpha >= 0 && c.NoiseAlpha <= 1000):
@@ -111,9 +110,9 @@ func (c *LockstepConfig) check() error {
 type Lockstep struct {
 	cfg   LockstepConfig
 	game  *env.Game
-	games gameCheck
+	games GameCheck
 	trees []*tree
-	eval  *NetEvaluator
+	eval  LockstepEvaluator
 	rng   *rand.Rand
 	left  []int  // simulations still to run, per game, in Search
 	noise []bool // noise to add once the root is expanded, per game
@@ -175,21 +174,29 @@ type LockstepJob struct {
 	Full bool
 }
 
-// newLockstep returns a lock-step search of the games of g on a network
-// seen through pred (of the given encoding and actions), which must accept
-// batches of cfg.Games × cfg.Search.Batch rows.
-func newLockstep(pred nn.Inference, g *env.Game, enc env.Encoding, actions int, cfg LockstepConfig, seed uint64) (*Lockstep, error) {
-	if err := cfg.check(); err != nil {
+// LockstepEvaluator is the evaluator of a [Lockstep]: a [BatchEvaluator]
+// that also tells how many positions wait for its next Flush.
+type LockstepEvaluator interface {
+	BatchEvaluator
+	Queued() int
+}
+
+// newLockstepOn returns a lock-step search of the games of g whose leaves
+// are valued by newEval(rows), an evaluator of batches of up to rows =
+// cfg.Games × cfg.Search.Batch positions (called once cfg is checked and
+// its defaults filled in).
+func newLockstepOn(g *env.Game, cfg LockstepConfig, newEval func(rows int) LockstepEvaluator, seed uint64) (*Lockstep, error) {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	l := &Lockstep{
 		cfg:   cfg,
 		game:  g,
-		eval:  newNetEvaluator(pred, g, enc, actions, cfg.Games*cfg.Search.Batch),
+		eval:  newEval(cfg.Games * cfg.Search.Batch),
 		rng:   rand.New(rand.NewPCG(seed, 0x6c6f636b73746570)),
 		left:  make([]int, cfg.Games),
 		noise: make([]bool, cfg.Games),
-		games: gameCheck{net: g, what: "the lock-step search's network"},
+		games: GameCheck{Net: g, What: "the lock-step search's network"},
 	}
 	tc := cfg.Search
 	tc.NewEvaluator = func(uint64) Evaluator { return l.eval }
@@ -231,7 +238,7 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		if j.State.Terminal() {
 			panic(fmt.Sprintf("agents: Lockstep.Search: position %v is finished", j.State))
 		}
-		if err := l.games.check(j.State); err != nil {
+		if err := l.games.Check(j.State); err != nil {
 			panic("agents: Lockstep.Search: " + err.Error())
 		}
 		t := l.trees[i]
@@ -282,7 +289,7 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 		if !active {
 			break
 		}
-		if rows := l.eval.n; rows > 0 {
+		if rows := l.eval.Queued(); rows > 0 {
 			var c0 time.Duration
 			if l.cfg.NetClock != nil {
 				c0 = l.cfg.NetClock()
@@ -388,6 +395,6 @@ func chooseByVisits(visits *[env.MaxActions]int, temp float64, rng *rand.Rand) i
 // and is returned.
 func (l *Lockstep) Play(ctx context.Context, n int, hook func(*SelfPlayMove) error) error {
 	d := SelfPlay{Searcher: l, Game: l.game, Games: len(l.trees), Sims: l.cfg.Search.Sims, Moves: l.cfg.Moves, Rand: l.rng,
-		Check: l.games.check}
+		Check: l.games.Check}
 	return d.Play(ctx, n, hook)
 }

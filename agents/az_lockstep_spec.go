@@ -22,7 +22,7 @@ func AZLockstep(spec string, games int, seed uint64) (l *Lockstep, ok bool, err 
 	if sp.Name != "az" {
 		return nil, false, nil
 	}
-	p := newParams(sp)
+	p := NewParams(sp)
 	az, err := parseAZ(p, seed)
 	if err != nil {
 		return nil, false, err

@@ -31,8 +31,10 @@ func BenchmarkLockstepOverhead(b *testing.B) {
 	const games, sims = 256, 64
 	dim := env.EncodingCompact.Dim(g)
 	net := &freeNet{dim: dim, actions: g.PitsPerRow(), logits: make([]float32, games*g.PitsPerRow()), values: make([]float32, games)}
-	l, err := newLockstep(net, g, env.EncodingCompact, g.PitsPerRow(),
-		LockstepConfig{Games: games, Search: MCTSConfig{Sims: sims, Rule: PUCT}, NoiseAlpha: 0.3, NoiseFrac: 0.25, Moves: SelfPlayPolicy{Temperature: 1, TempPlies: 30}}, 1)
+	l, err := newLockstepOn(g, LockstepConfig{Games: games, Search: MCTSConfig{Sims: sims, Rule: PUCT}, NoiseAlpha: 0.3, NoiseFrac: 0.25, Moves: SelfPlayPolicy{Temperature: 1, TempPlies: 30}},
+		func(rows int) LockstepEvaluator {
+			return newNetEvaluator(net, g, env.EncodingCompact, g.PitsPerRow(), rows)
+		}, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

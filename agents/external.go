@@ -23,7 +23,7 @@ func init() {
 			goArgs := strings.TrimSpace(p.String("go", ""))
 			timeout := p.Duration("timeout", time.Minute)
 			if cmdline == "" {
-				p.fail("cmd", "", "the engine's command line, such as cmd='urim engine mcts:sims=400'")
+				p.Fail("cmd", "", "the engine's command line, such as cmd='urim engine mcts:sims=400'")
 				return nil, p.Done()
 			}
 			if err := p.Done(); err != nil {

@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"fmt"
-
 	"github.com/urim-rl/urim/env"
 )
 
@@ -15,10 +13,10 @@ func init() {
 // it applies each legal move and compares the mover's store. Ties (most often
 // between moves that capture nothing) are broken uniformly at random by its
 // seeded generator.
-type Greedy struct{ rng xorshift }
+type Greedy struct{ rng Xorshift }
 
 // NewGreedy returns a Greedy agent seeded with seed.
-func NewGreedy(seed uint64) *Greedy { return &Greedy{rng: newXorshift(seed)} }
+func NewGreedy(seed uint64) *Greedy { return &Greedy{rng: NewXorshift(seed)} }
 
 // Act returns a legal action that captures the most seeds.
 func (g *Greedy) Act(s *env.State) (int, error) {
@@ -42,12 +40,7 @@ func (g *Greedy) Act(s *env.State) (int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, errNoMove(s)
+		return 0, NoMove(s)
 	}
 	return best, nil
-}
-
-// errNoMove is what an agent returns when asked to move in a finished game.
-func errNoMove(s *env.State) error {
-	return fmt.Errorf("agents: no legal move to choose: the game is over (%s) in %v", s.Reason(), *s)
 }

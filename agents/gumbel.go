@@ -147,7 +147,7 @@ func (t *tree) beginGumbel(sims int) {
 		gr.g[a] = 0
 		if gr.noise > 0 {
 			// u in (0, 1): 53 random bits, offset by half a step.
-			u := (float64(t.rng.next()>>11) + 0.5) / (1 << 53)
+			u := (float64(t.rng.Next()>>11) + 0.5) / (1 << 53)
 			gr.g[a] = gr.noise * float32(-math.Log(-math.Log(u)))
 		}
 	}
@@ -324,8 +324,8 @@ func (m *MCTS) decideGumbel(s *env.State) int {
 	return best
 }
 
-// gumbelDesc is the part of an az agent's description for the Gumbel rule.
-func gumbelDesc(cfg *MCTSConfig) string {
+// GumbelDesc is the part of an az agent's description for the Gumbel rule.
+func GumbelDesc(cfg *MCTSConfig) string {
 	if cfg.Rule != Gumbel {
 		return ""
 	}

@@ -5,8 +5,3 @@ package agents
 // per legal move to the tree, which stays in memory, so 2^21 simulations
 // take up to about 300 MB a tree (and the same again when it is re-rooted).
 const MaxSims = 1 << 21
-
-// maxTreeNodes bounds a tree's nodes, so that a search limited by time
-// alone stops growing at the size MaxSims allows (and the int32 node
-// indices never overflow).
-const maxTreeNodes = MaxSims * 8

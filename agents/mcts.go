@@ -29,7 +29,7 @@ func init() {
 			reward := p.String("reward", env.RewardMatchPoints.String())
 			kind, err := env.ParseRewardKind(reward)
 			if err != nil {
-				p.fail("reward", reward, "match_points, win_loss or seed_margin")
+				p.Fail("reward", reward, "match_points, win_loss or seed_margin")
 			}
 			switch {
 			case cfg.Sims < 0 && cfg.Time == 0:
@@ -37,7 +37,7 @@ func init() {
 			case cfg.Sims < 0:
 				cfg.Sims = 0
 			case cfg.Sims == 0 && cfg.Time == 0:
-				p.fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
+				p.Fail("sims", "0", "a positive count (sims=0 means no limit and needs time=..., such as time=1s)")
 			}
 			cfg.Reward = kind
 			cfg.NewEvaluator = func(seed uint64) Evaluator {
@@ -47,7 +47,7 @@ func init() {
 			if err := p.Done(); err != nil { // before allocating the trees
 				return nil, err
 			}
-			if err := withTable(&cfg, tb); err != nil {
+			if err := WithTable(&cfg, tb); err != nil {
 				return nil, err
 			}
 			m, err := NewMCTS(cfg, seed)
@@ -147,6 +147,9 @@ type MCTS struct {
 // ErrMCTSConfig is wrapped by the error for an invalid MCTSConfig.
 var ErrMCTSConfig = errors.New("agents: bad MCTS config")
 
+// Config returns the search's configuration, its defaults filled in.
+func (m *MCTS) Config() MCTSConfig { return m.cfg }
+
 // NewMCTS returns an MCTS agent seeded with seed.
 func NewMCTS(cfg MCTSConfig, seed uint64) (*MCTS, error) {
 	if cfg.Sims < 0 || cfg.Time < 0 || cfg.C < 0 || cfg.Threads < 0 {
@@ -199,7 +202,7 @@ func (m *MCTS) LastSearch() SearchInfo {
 // Act searches s and returns the most visited move.
 func (m *MCTS) Act(s *env.State) (int, error) {
 	if s.Terminal() {
-		return 0, errNoMove(s)
+		return 0, NoMove(s)
 	}
 	if m.rulesOf != nil {
 		if err := m.rulesOf.CheckGame(s.Game()); err != nil {

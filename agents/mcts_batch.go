@@ -26,9 +26,9 @@ import (
 // same descents, the same expansions, the same generator draws. A round of
 // one descent marks no virtual loss (no other descent could see it).
 
-// maxBatch bounds MCTSConfig.Batch: node.vloss is an int16 and the root
+// MaxBatch bounds MCTSConfig.Batch: node.vloss is an int16 and the root
 // carries the virtual loss of every leaf of a round.
-const maxBatch = 1024
+const MaxBatch = 1024
 
 // batched is what a tree needs for batched rounds.
 type batched struct {
@@ -49,8 +49,8 @@ type pending struct {
 
 // checkBatch validates the batching fields of cfg.
 func checkBatch(cfg *MCTSConfig) error {
-	if cfg.Batch < 0 || cfg.Batch > maxBatch {
-		return fmt.Errorf("%w: batch %d: want 0 to %d", ErrMCTSConfig, cfg.Batch, maxBatch)
+	if cfg.Batch < 0 || cfg.Batch > MaxBatch {
+		return fmt.Errorf("%w: batch %d: want 0 to %d", ErrMCTSConfig, cfg.Batch, MaxBatch)
 	}
 	if cfg.Batch > 1 && !cfg.Rule.priors() {
 		return fmt.Errorf("%w: batch %d needs PUCT or Gumbel (UCT expands leaves on their second visit and cannot batch them)", ErrMCTSConfig, cfg.Batch)

@@ -54,20 +54,20 @@ type RolloutEvaluator struct {
 	// default).
 	Reward env.RewardKind
 
-	rng xorshift
+	rng Xorshift
 }
 
 // NewRolloutEvaluator returns a RolloutEvaluator with its own generator
 // seeded with seed.
 func NewRolloutEvaluator(rollouts, cutoff int, reward env.RewardKind, seed uint64) *RolloutEvaluator {
-	return &RolloutEvaluator{Rollouts: rollouts, Cutoff: cutoff, Reward: reward, rng: newXorshift(seed)}
+	return &RolloutEvaluator{Rollouts: rollouts, Cutoff: cutoff, Reward: reward, rng: NewXorshift(seed)}
 }
 
 // Evaluate plays the rollouts from s and returns their mean value for the
 // player to move in s.
 func (r *RolloutEvaluator) Evaluate(s *env.State, prior []float32) float32 {
 	if r.rng == 0 {
-		r.rng = newXorshift(0)
+		r.rng = NewXorshift(0)
 	}
 	legal := s.Legal()
 	uniform := 1 / float32(legal.Count())

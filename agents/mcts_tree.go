@@ -33,7 +33,7 @@ type tree struct {
 	path  []int32
 	prior [env.MaxActions]float32
 	eval  Evaluator
-	rng   xorshift
+	rng   Xorshift
 	c     float32
 	rule  Rule
 	kind  env.RewardKind
@@ -55,7 +55,7 @@ func newTree(cfg *MCTSConfig, seed uint64) *tree {
 	return &tree{
 		path:  make([]int32, 0, 128),
 		eval:  cfg.NewEvaluator(splitSeed(seed, 1)),
-		rng:   newXorshift(splitSeed(seed, 2)),
+		rng:   NewXorshift(splitSeed(seed, 2)),
 		c:     float32(cfg.C),
 		rule:  cfg.Rule,
 		kind:  cfg.Reward,
@@ -326,3 +326,8 @@ func (t *tree) reroot(idx int32) {
 
 // size returns the number of nodes in the tree.
 func (t *tree) size() int { return len(t.nodes) }
+
+// maxTreeNodes bounds a tree's nodes, so that a search limited by time
+// alone stops growing at the size MaxSims allows (and the int32 node
+// indices never overflow).
+const maxTreeNodes = MaxSims * 8

@@ -87,6 +87,9 @@ func (e *NetEvaluator) Flush() {
 	e.n = 0
 }
 
+// Queued returns the number of positions queued for the next Flush.
+func (e *NetEvaluator) Queued() int { return e.n }
+
 // Stats returns the number of forward passes run and of positions
 // evaluated so far: their ratio is the mean batch.
 func (e *NetEvaluator) Stats() (flushes, rows int64) { return e.flushes, e.rows }

@@ -13,36 +13,36 @@ import (
 // The spec parameters and the checkpoint cache of the agents that play a
 // network (neural, az).
 
-// ckpt reads the required ckpt parameter.
-func (p *Params) ckpt() string {
+// ckptParam reads the required ckpt parameter.
+func ckptParam(p *Params) string {
 	path := p.String("ckpt", "")
 	if path == "" {
-		p.fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
+		p.Fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
 	} else if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		// Checked here, before Done, so that Validate catches it too.
 		why := "is not a regular file"
 		if err != nil {
 			why = err.Error()
 		}
-		p.fail("ckpt", path, "a network checkpoint file ("+why+")")
-	} else if p.game != nil {
+		p.Fail("ckpt", path, "a network checkpoint file ("+why+")")
+	} else if g := p.Game(); g != nil {
 		// ValidateFor: the network must be for the game to be played.
 		if net, err := loadAgentNet(path); err != nil {
-			p.fail("ckpt", path, "a readable network checkpoint ("+err.Error()+")")
-		} else if r := net.Rules(); !r.SamePlay(p.game.Rules()) {
-			p.fail("ckpt", path, fmt.Sprintf("a network for the rules played here; this one was trained for %s", r.Mismatch(p.game.Rules())))
+			p.Fail("ckpt", path, "a readable network checkpoint ("+err.Error()+")")
+		} else if r := net.Rules(); !r.SamePlay(g.Rules()) {
+			p.Fail("ckpt", path, fmt.Sprintf("a network for the rules played here; this one was trained for %s", r.Mismatch(g.Rules())))
 		}
 	}
 	return path
 }
 
-// precision reads the optional precision parameter: fp32 (the default) or
+// precisionParam reads the optional precision parameter: fp32 (the default) or
 // int8, the arithmetic of the network's forward passes (nn.Precision).
-func (p *Params) precision() nn.Precision {
+func precisionParam(p *Params) nn.Precision {
 	v := p.String("precision", "fp32")
 	prec, err := nn.ParsePrecision(v)
 	if err != nil {
-		p.fail("precision", v, nn.Precisions+" (int8: the hidden layers in int8, docs/nn.md)")
+		p.Fail("precision", v, nn.Precisions+" (int8: the hidden layers in int8, docs/nn.md)")
 	}
 	return prec
 }
@@ -56,15 +56,15 @@ func precisionDesc(prec nn.Precision) string {
 	return ",precision=" + prec.String()
 }
 
-// seed reads the optional seed parameter, which replaces the agent's seed.
-func (p *Params) seed(def uint64) uint64 {
+// seedParam reads the optional seed parameter, which replaces the agent's seed.
+func seedParam(p *Params, def uint64) uint64 {
 	v := p.String("seed", "")
 	if v == "" {
 		return def
 	}
 	s, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		p.fail("seed", v, "an integer from 0 to 2^64-1")
+		p.Fail("seed", v, "an integer from 0 to 2^64-1")
 		return def
 	}
 	return s

@@ -12,10 +12,10 @@ func init() {
 		"the policy head of a network alone: ckpt=PATH (required; urim nn new writes one), "+
 			"temp=0 (0: the most likely move; above 0: sampled from softmax(logits/temp)), precision=fp32 (or int8), seed (overrides the agent's seed)",
 		func(p *Params, seed uint64) (Agent, error) {
-			path := p.ckpt()
+			path := ckptParam(p)
 			temp := p.Float("temp", 0, 0, 100)
-			prec := p.precision()
-			seed = p.seed(seed)
+			prec := precisionParam(p)
+			seed = seedParam(p, seed)
 			if err := p.Done(); err != nil { // before reading the checkpoint
 				return nil, err
 			}
@@ -39,9 +39,9 @@ func init() {
 // a position of another game, Act returns an error that names both.
 type Neural struct {
 	eval  *NetEvaluator
-	games gameCheck
+	games GameCheck
 	temp  float32
-	rng   xorshift
+	rng   Xorshift
 	prior [env.MaxActions]float32
 	info  SearchInfo
 	desc  string
@@ -52,9 +52,9 @@ type Neural struct {
 func NewNeural(net nn.Model, ckpt string, temp float64, seed uint64) *Neural {
 	n := &Neural{
 		eval:  NewNetEvaluator(net, 1),
-		games: gameCheck{net: netGame(net), what: "checkpoint " + ckpt},
+		games: GameCheck{Net: netGame(net), What: "checkpoint " + ckpt},
 		temp:  float32(temp),
-		rng:   newXorshift(seed),
+		rng:   NewXorshift(seed),
 		desc:  fmt.Sprintf("neural:ckpt=%s,temp=%g", ckpt, temp),
 	}
 	n.info.PV = make([]int, 1)
@@ -64,9 +64,9 @@ func NewNeural(net nn.Model, ckpt string, temp float64, seed uint64) *Neural {
 // Act runs the network on s and picks a move.
 func (n *Neural) Act(s *env.State) (int, error) {
 	if s.Terminal() {
-		return 0, errNoMove(s)
+		return 0, NoMove(s)
 	}
-	if err := n.games.check(s); err != nil {
+	if err := n.games.Check(s); err != nil {
 		return 0, err
 	}
 	e := n.eval
@@ -84,7 +84,7 @@ func (n *Neural) Act(s *env.State) (int, error) {
 	if n.temp > 0 {
 		p := n.prior[:e.actions]
 		nn.MaskedSoftmax(p, logits, legal, n.temp)
-		x := float32(n.rng.next()>>40) / (1 << 24)
+		x := float32(n.rng.Next()>>40) / (1 << 24)
 		for m := legal; m != 0; m &= m - 1 {
 			a := m.Nth(0)
 			if x < p[a] {

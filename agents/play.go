@@ -102,3 +102,8 @@ func PlayGame(ctx context.Context, start env.State, players [2]Agent, hook func(
 }
 
 func seatName(p int) string { return [2]string{"South", "North"}[p&1] }
+
+// NoMove is the error of an agent asked to move in a finished game.
+func NoMove(s *env.State) error {
+	return fmt.Errorf("agents: no legal move to choose: the game is over (%s) in %v", s.Reason(), *s)
+}

@@ -76,7 +76,7 @@ func New(spec string, seed uint64) (Agent, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q: unknown agent %q (known: %s)", ErrSpec, spec, sp.Name, strings.Join(Names(), ", "))
 	}
-	p := newParams(sp)
+	p := NewParams(sp)
 	a, err := e.build(p, seed)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func validate(spec string, g *env.Game) error {
 	if !ok {
 		return fmt.Errorf("%w %q: unknown agent %q (known: %s)", ErrSpec, spec, sp.Name, strings.Join(Names(), ", "))
 	}
-	p := newParams(sp)
+	p := NewParams(sp)
 	p.checkOnly = true
 	p.game = g
 	a, err := e.build(p, 0)

@@ -112,7 +112,14 @@ type Params struct {
 	game *env.Game
 }
 
-func newParams(sp Spec) *Params { return &Params{spec: sp, used: map[string]bool{}} }
+// NewParams returns the parameters of sp for a builder run outside [New]
+// (a caller that reads an agent's spec for another use, such as the
+// lock-step search of an az spec); the caller calls Done as New would.
+func NewParams(sp Spec) *Params { return &Params{spec: sp, used: map[string]bool{}} }
+
+// Game returns the game the agent will play, when [ValidateFor] checks a
+// spec for one; nil otherwise.
+func (p *Params) Game() *env.Game { return p.game }
 
 func (p *Params) lookup(key string) (string, bool) {
 	p.known = append(p.known, key)
@@ -123,7 +130,10 @@ func (p *Params) lookup(key string) (string, bool) {
 	return v, ok
 }
 
-func (p *Params) fail(key, v, want string) {
+// Fail records that parameter key has the bad value v and what is wanted
+// instead ("an integer from 1 to 9"); [Params.Done] returns the first such
+// error. Builders call it for checks the getters cannot make.
+func (p *Params) Fail(key, v, want string) {
 	if p.err == nil {
 		p.err = fmt.Errorf("%w %q: %s=%q: want %s", ErrSpec, p.spec.text, key, v, want)
 	}
@@ -138,7 +148,7 @@ func (p *Params) Int(key string, def, lo, hi int) int {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		p.fail(key, v, fmt.Sprintf("an integer from %d to %d", lo, hi))
+		p.Fail(key, v, fmt.Sprintf("an integer from %d to %d", lo, hi))
 		return def
 	}
 	return n
@@ -155,7 +165,7 @@ func (p *Params) Float(key string, def, lo, hi float64) float64 {
 	// !(f >= lo && f <= hi) also refuses NaN, for which every comparison
 	// is false; ±Inf lies outside every finite range.
 	if err != nil || !(f >= lo && f <= hi) || math.IsInf(f, 0) {
-		p.fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
+		p.Fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
 		return def
 	}
 	return f
@@ -170,7 +180,7 @@ func (p *Params) Duration(key string, def time.Duration) time.Duration {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
-		p.fail(key, v, "a duration such as 500ms or 2s")
+		p.Fail(key, v, "a duration such as 500ms or 2s")
 		return def
 	}
 	return d
@@ -193,7 +203,7 @@ func (p *Params) Bool(key string, def bool) bool {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		p.fail(key, v, "true or false")
+		p.Fail(key, v, "true or false")
 		return def
 	}
 	return b
