@@ -4,7 +4,10 @@ import (
 	"fmt"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // An agent is built from a spec string and a seed, then asked for moves.
@@ -37,7 +40,7 @@ func ExampleAlphaBeta() {
 	// South is behind 13-17, but f takes North's last two seeds: North
 	// cannot move, the game ends and South counts its row, 19-17.
 	s, _ := g.ParsePosition("1,1,1,1,0,1/1,0,0,0,0,0 13-17 S 20")
-	ab := agents.NewAlphaBeta(agents.AlphaBetaConfig{Depth: 6, TTBits: 16})
+	ab := classic.NewAlphaBeta(classic.AlphaBetaConfig{Depth: 6, TTBits: 16})
 	move, _ := ab.Act(&s)
 	info := ab.LastSearch()
 	fmt.Println("move", move, "value", info.Value, "pv", info.PV, "depth", info.Depth)
@@ -50,7 +53,7 @@ func ExampleAlphaBeta() {
 func ExampleMCTS() {
 	g := env.MustGame(env.Urim)
 	s, _ := g.ParsePosition("1,1,1,1,0,1/1,0,0,0,0,0 13-17 S 20")
-	m, _ := agents.NewMCTS(agents.MCTSConfig{Sims: 2000, C: 1.4}, 7)
+	m, _ := classic.NewMCTS(classic.MCTSConfig{Sims: 2000, C: 1.4}, 7)
 	move, _ := m.Act(&s)
 	info := m.LastSearch()
 	fmt.Printf("move %d, value %.1f, most visits: %v\n", move, info.Value, info.Visits[move] > info.Depth/2)
@@ -73,9 +76,9 @@ func (storeDiff) Evaluate(s *env.State, prior []float32) float32 {
 func ExampleEvaluator() {
 	g := env.MustGame(env.Urim)
 	s, _ := g.ParsePosition("0,0,1,0,0,2/1,2,1,9,9,9 0-2 S 10")
-	m, _ := agents.NewMCTS(agents.MCTSConfig{
-		Sims: 400, C: 1.5, Rule: agents.PUCT,
-		NewEvaluator: func(seed uint64) agents.Evaluator { return storeDiff{} },
+	m, _ := classic.NewMCTS(classic.MCTSConfig{
+		Sims: 400, C: 1.5, Rule: classic.PUCT,
+		NewEvaluator: func(seed uint64) classic.Evaluator { return storeDiff{} },
 	}, 1)
 	move, _ := m.Act(&s)
 	fmt.Println("plays", move)

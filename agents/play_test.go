@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -25,7 +26,7 @@ func TestPlayGameHookSeesEveryMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	players := [2]agents.Agent{ab, agents.NewRandom(2)}
+	players := [2]agents.Agent{ab, classic.NewRandom(2)}
 	var events []agents.MoveEvent
 	var befores []env.State
 	end, err := agents.PlayGame(context.Background(), g.Start(), players, func(ev agents.MoveEvent) error {
@@ -74,7 +75,7 @@ func TestPlayGameResetsAndStops(t *testing.T) {
 	r := &resetCounter{}
 	stop := errors.New("stop")
 	n := 0
-	s, err := agents.PlayGame(context.Background(), g.Start(), [2]agents.Agent{r, agents.NewRandom(1)}, func(agents.MoveEvent) error {
+	s, err := agents.PlayGame(context.Background(), g.Start(), [2]agents.Agent{r, classic.NewRandom(1)}, func(agents.MoveEvent) error {
 		if n++; n == 5 {
 			return stop
 		}

@@ -7,7 +7,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/configs"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
@@ -50,7 +51,7 @@ type AZOptions struct {
 	Progress func(done, total int)
 	// OnMove, if set, sees every move played, measured or not (a test
 	// compares the searches with a training run's).
-	OnMove func(*agents.SelfPlayMove)
+	OnMove func(*classic.SelfPlayMove)
 }
 
 // AZResult is one row of the benchmark.
@@ -153,7 +154,7 @@ func AZ(o AZOptions) (AZResult, error) {
 	if cpuTime() > 0 {
 		lc.NetClock = cpuTime
 	}
-	l, err := agents.NewLockstep(net.AtPrecision(alphazero.Precision(&cfg)), lc, o.Threads, o.Seed)
+	l, err := network.NewLockstep(net.AtPrecision(alphazero.Precision(&cfg)), lc, o.Threads, o.Seed)
 	if err != nil {
 		return AZResult{}, err
 	}
@@ -167,9 +168,9 @@ func AZ(o AZOptions) (AZResult, error) {
 	var moves int64
 	var start time.Time
 	var before, after runtime.MemStats
-	var s0 agents.LockstepStats
+	var s0 classic.LockstepStats
 	var cpu0 time.Duration
-	err = l.Play(context.Background(), 1<<30, func(m *agents.SelfPlayMove) error {
+	err = l.Play(context.Background(), 1<<30, func(m *classic.SelfPlayMove) error {
 		if o.OnMove != nil {
 			o.OnMove(m)
 		}

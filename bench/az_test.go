@@ -6,6 +6,8 @@ import (
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // TestAZ runs the benchmark briefly on a small network and checks that its

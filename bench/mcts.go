@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -68,7 +69,7 @@ func MCTS(g *env.Game, o MCTSOptions) (MCTSResult, error) {
 	r := MCTSResult{Rules: g.Name(), SimsPerMove: o.Sims, C: o.C, Threads: o.Threads, Moves: o.Moves}
 	var players [2]agents.Agent
 	for i := range players {
-		m, err := agents.NewMCTS(agents.MCTSConfig{Sims: o.Sims, C: o.C, Threads: o.Threads}, uint64(i+1))
+		m, err := classic.NewMCTS(classic.MCTSConfig{Sims: o.Sims, C: o.C, Threads: o.Threads}, uint64(i+1))
 		if err != nil {
 			return r, err
 		}
@@ -154,7 +155,7 @@ func AlphaBeta(g *env.Game, o AlphaBetaOptions) AlphaBetaResult {
 		o.Positions = 50
 	}
 	r := AlphaBetaResult{Rules: g.Name(), Depth: o.Depth, Positions: o.Positions}
-	ab := agents.NewAlphaBeta(agents.AlphaBetaConfig{Depth: o.Depth, TTBits: o.TTBits})
+	ab := classic.NewAlphaBeta(classic.AlphaBetaConfig{Depth: o.Depth, TTBits: o.TTBits})
 	rng := rand.New(rand.NewPCG(o.Seed, 0xab))
 	var elapsed time.Duration
 	for i := 0; i < o.Positions; {

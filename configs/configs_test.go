@@ -11,6 +11,8 @@ import (
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/train"
 	_ "github.com/urim-rl/urim/train/all" // the algorithms the training configs name
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // notConfigs are the files of this folder that hold no config.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // A training loop records its own games: one Recorder per game in play, a

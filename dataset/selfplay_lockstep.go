@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -33,7 +35,7 @@ func lockstepGroup(cfg *Config) (int, error) {
 	if cfg.Opponent != "" && canonical(cfg.Opponent) != canonical(cfg.Agent) {
 		return 0, nil
 	}
-	_, ok, err := agents.AZLockstep(cfg.Agent, 1, 0)
+	_, ok, err := network.AZLockstep(cfg.Agent, 1, 0)
 	if err != nil || !ok {
 		return 0, err
 	}
@@ -66,7 +68,7 @@ func groupSeed(seed uint64, group int64) uint64 { return derive(seed, 0x67726f75
 func playGroup(ctx context.Context, g *env.Game, cfg *Config, size int, lo, hi, from int64, results chan<- finished) {
 	n := size
 	seed := groupSeed(cfg.Seed, lo/int64(size))
-	l, _, err := agents.AZLockstep(cfg.Agent, n, seed)
+	l, _, err := network.AZLockstep(cfg.Agent, n, seed)
 	if err != nil {
 		results <- finished{err: err}
 		return
@@ -88,10 +90,10 @@ func playGroup(ctx context.Context, g *env.Game, cfg *Config, size int, lo, hi, 
 		recs[k].Start(id, gs, specs, opening)
 		return s
 	}
-	d := agents.SelfPlay{Searcher: l, Game: g, Games: n, Sims: l.Config().Search.Sims,
-		Moves: agents.SelfPlayPolicy{Start: start}, Rand: rand.New(rand.NewPCG(seed, 0x64726976))}
+	d := classic.SelfPlay{Searcher: l, Game: g, Games: n, Sims: l.Config().Search.Sims,
+		Moves: classic.SelfPlayPolicy{Start: start}, Rand: rand.New(rand.NewPCG(seed, 0x64726976))}
 	last := time.Now()
-	err = d.Play(ctx, n, func(m *agents.SelfPlayMove) error {
+	err = d.Play(ctx, n, func(m *classic.SelfPlayMove) error {
 		t0 := time.Now()
 		f := &times[m.Game]
 		f.agentT += t0.Sub(last)

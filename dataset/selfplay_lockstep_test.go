@@ -9,7 +9,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn/nntest"
 )
@@ -93,13 +94,13 @@ func TestSelfPlayAZIsTheDriver(t *testing.T) {
 	}
 	for group := int64(0); group*3 < 7; group++ {
 		lo, n := group*3, 3 // the last group is played whole, games 7 and 8 unwritten
-		l, ok, err := agents.AZLockstep(cfg.Agent, n, groupSeed(cfg.Seed, group))
+		l, ok, err := network.AZLockstep(cfg.Agent, n, groupSeed(cfg.Seed, group))
 		if err != nil || !ok {
 			t.Fatalf("AZLockstep: %v, %v", ok, err)
 		}
 		want := make([]game, n)
-		d := agents.SelfPlay{Searcher: l, Game: g, Games: n, Sims: 6, Rand: rand.New(rand.NewPCG(1, 2)),
-			Moves: agents.SelfPlayPolicy{Start: func(k int) env.State {
+		d := classic.SelfPlay{Searcher: l, Game: g, Games: n, Sims: 6, Rand: rand.New(rand.NewPCG(1, 2)),
+			Moves: classic.SelfPlayPolicy{Start: func(k int) env.State {
 				op := g.RandomOpening(cfg.Openings, derive(gameSeed(cfg.Seed, lo+int64(k)), 0x6f70656e))
 				s := g.Start()
 				for _, a := range op {
@@ -108,7 +109,7 @@ func TestSelfPlayAZIsTheDriver(t *testing.T) {
 				want[k].moves = append([]int{}, op...)
 				return s
 			}}}
-		err = d.Play(context.Background(), n, func(m *agents.SelfPlayMove) error {
+		err = d.Play(context.Background(), n, func(m *classic.SelfPlayMove) error {
 			w := &want[m.Game]
 			visits := 0
 			for _, v := range m.Search.Visits {

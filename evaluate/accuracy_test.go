@@ -9,6 +9,8 @@ import (
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/tablebase/tbtest"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // TestAccuracy scores the table's own agent (perfect: every move keeps the

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -26,7 +27,7 @@ func fake(spec string) (func(seed uint64) (agents.Agent, error), bool) {
 			return agents.Func(func(s *env.State) (int, error) { return s.Legal().Nth(0), nil }), nil
 		}, true
 	case "test-capture":
-		return func(seed uint64) (agents.Agent, error) { return agents.NewGreedy(seed), nil }, true
+		return func(seed uint64) (agents.Agent, error) { return classic.NewGreedy(seed), nil }, true
 	case "test-fail":
 		n := 5
 		if v, ok := sp.Params["n"]; ok {

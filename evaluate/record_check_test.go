@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -89,7 +90,7 @@ func TestRecordCheckCustomRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := Play(context.Background(), g, [2]agents.Agent{agents.NewRandom(1), agents.NewRandom(2)}, g.RandomOpening(2, 1))
+	rec, err := Play(context.Background(), g, [2]agents.Agent{classic.NewRandom(1), classic.NewRandom(2)}, g.RandomOpening(2, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

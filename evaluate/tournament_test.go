@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -163,7 +164,7 @@ func TestFactoryPlayer(t *testing.T) {
 	var builds atomic.Int64
 	net := Player{Name: "net", New: func(seed uint64) (agents.Agent, error) {
 		builds.Add(1)
-		return agents.NewGreedy(seed), nil
+		return classic.NewGreedy(seed), nil
 	}}
 	path := filepath.Join(t.TempDir(), "games.jsonl")
 	cfg := Config{Agents: []Player{net, {Spec: "random"}}, Games: 6, Setup: Setup{OpeningPlies: 2, Paired: true, Seed: 2}, Store: path}

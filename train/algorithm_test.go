@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
@@ -46,7 +47,7 @@ func (a *countingAlgorithm) Iterate(ctx context.Context, it int) (*Iteration, er
 }
 func (a *countingAlgorithm) Player(it int, net *nn.Net) evaluate.Player {
 	return evaluate.Player{Name: PlayerName(it), New: func(seed uint64) (agents.Agent, error) {
-		return agents.NewRandom(seed), nil
+		return classic.NewRandom(seed), nil
 	}}
 }
 func (a *countingAlgorithm) Committed(it int) error {

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -208,7 +209,7 @@ func reproducible(t *testing.T, g *env.Game, build func(uint64) agents.Agent) {
 	var games [2][]int
 	for i := range games {
 		a := build(42)
-		games[i] = play(t, g, a, agents.NewRandom(43), 0)
+		games[i] = play(t, g, a, classic.NewRandom(43), 0)
 		agents.Close(a)
 	}
 	if fmt.Sprint(games[0]) != fmt.Sprint(games[1]) {
@@ -221,7 +222,7 @@ func wholeGames(t *testing.T, g *env.Game, build func(uint64) agents.Agent, n in
 	defer agents.Close(a)
 	for i := range n {
 		agents.Reset(a)
-		play(t, g, a, agents.NewRandom(uint64(100+i)), i%2)
+		play(t, g, a, classic.NewRandom(uint64(100+i)), i%2)
 	}
 }
 

@@ -26,6 +26,8 @@ import (
 
 	"github.com/urim-rl/urim/internal/buildinfo"
 	"github.com/urim-rl/urim/internal/capi"
+
+	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
 
 func main() {}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
@@ -54,13 +55,13 @@ Examples:
 			if err := agents.Validate(*agent); err != nil {
 				return err
 			}
-			t, err := agents.LoadTable(*file)
+			t, err := classic.LoadTable(*file)
 			if err != nil {
 				return err
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			defer agents.CloseExternalEngines()
+			defer classic.CloseExternalEngines()
 			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, MinSeeds: *minSeeds, Seed: *seed}
 			bar := progress.To(std.err, *quiet).Func("accuracy", "positions")
 			var scored atomic.Int64

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/bench"
 )
 
@@ -181,8 +181,8 @@ func (f *alphaBetaBenchFlags) bind(fs *flag.FlagSet) {
 // options checks the flags and returns the harness's options.
 func (f *alphaBetaBenchFlags) options() (bench.AlphaBetaOptions, error) {
 	o := f.opts
-	if o.Depth < 1 || o.Depth > agents.MaxAlphaBetaDepth || o.TTBits < 0 || o.TTBits > 28 || o.Positions < 1 {
-		return o, usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", agents.MaxAlphaBetaDepth)
+	if o.Depth < 1 || o.Depth > classic.MaxAlphaBetaDepth || o.TTBits < 0 || o.TTBits > 28 || o.Positions < 1 {
+		return o, usageErrorf("--depth must be 1 to %d, --tt 0 to 28, --positions at least 1", classic.MaxAlphaBetaDepth)
 	}
 	if err := checkBenchDuration("baseline", f.baseline); err != nil {
 		return o, err

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 )
 
 func init() {
@@ -43,7 +44,7 @@ Examples:
 				if err := agents.Validate(args[0]); err != nil {
 					return usageErrorf("%v", err)
 				}
-				return agents.Serve(io.in, io.out, args[0], *seed)
+				return classic.Serve(io.in, io.out, args[0], *seed)
 			}
 		},
 	})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
@@ -138,7 +139,7 @@ Examples:
 				cfg.Progress = progress.To(io.err, m.quiet).Func("tournament", "games")
 				ctx, stop := interruptible()
 				defer stop()
-				defer agents.CloseExternalEngines()
+				defer classic.CloseExternalEngines()
 				if *natsURL != "" {
 					er, err := cluster.OpenEval(ctx, *natsURL, cluster.CredentialsFrom(train.Cluster{}), *natsRun, 1)
 					if err != nil {

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
@@ -28,7 +28,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 	go func() {
 		<-ctx.Done()
 		if !done.Load() {
-			agents.InterruptExternalEngines()
+			classic.InterruptExternalEngines()
 		}
 	}()
 	return ctx, func() {

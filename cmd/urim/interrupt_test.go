@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -39,7 +40,7 @@ func init() {
 // which run in process groups of their own: a move waiting for a reply with
 // no timeout ends at once instead of ignoring the interrupt.
 func TestCtrlCKillsEngines(t *testing.T) {
-	defer agents.CloseExternalEngines()
+	defer classic.CloseExternalEngines()
 	ctx, stop := interruptible() // catches SIGINT from here on
 	defer stop()
 	a, err := agents.New("external:cmd='"+os.Args[0]+" urim-cmdtest-hang',timeout=0s", 1)

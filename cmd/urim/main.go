@@ -4,6 +4,8 @@ package main
 
 import (
 	"os"
+
+	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
 
 func main() {

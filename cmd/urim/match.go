@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
@@ -133,7 +134,7 @@ func runMatch(io *stdio, m *matchOptions, a, b string) (*matchSummary, error) {
 	cfg.Progress = progress.To(io.err, m.quiet).Func(players[0].Label()+" vs "+players[1].Label(), "games")
 	ctx, stop := interruptible()
 	defer stop()
-	defer agents.CloseExternalEngines()
+	defer classic.CloseExternalEngines()
 	res, err := evaluate.RunTournament(ctx, cfg)
 	if err != nil && ctx.Err() != nil {
 		return nil, interrupted(io, "urim match", res, "")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
@@ -87,7 +88,7 @@ Examples:
 				bar := progress.To(io.err, *quiet).Func("selfplay", "games")
 				ctx, stop := interruptible()
 				defer stop()
-				defer agents.CloseExternalEngines()
+				defer classic.CloseExternalEngines()
 				res, err := dataset.SelfPlay(ctx, cfg, *resume, bar)
 				if res.StaleLock != "" {
 					fmt.Fprintf(io.err, "urim selfplay: took over the stale lock of %s (that process is gone)\n", res.StaleLock)

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
@@ -69,7 +69,7 @@ Examples:
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			defer agents.CloseExternalEngines()
+			defer classic.CloseExternalEngines()
 			res, err := evaluate.RunSPRT(ctx, cfg)
 			bar.Exit()
 			if stoppedBy(ctx, err) {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train/experiment"
 )
@@ -101,7 +101,7 @@ Examples:
 					Progress: progress.To(io.err, *quiet)}
 				ctx, stop := interruptible()
 				defer stop()
-				defer agents.CloseExternalEngines()
+				defer classic.CloseExternalEngines()
 				_, err = experiment.Run(ctx, cfg)
 				if stoppedBy(ctx, err) {
 					return interruption{cmd: "urim sweep", where: "", saved: "finished runs, the interrupted run's completed iterations and the rating games are kept in " + *out,

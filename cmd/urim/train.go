@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/configs"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/train"
@@ -132,7 +132,7 @@ Examples:
 				opt := train.Options{Resume: resume.on, Log: io.err, Progress: progress.To(io.err, *quiet)}
 				ctx, stop := interruptible()
 				defer stop()
-				defer agents.CloseExternalEngines()
+				defer classic.CloseExternalEngines()
 				if cfg.Cluster.Distributed() {
 					if err := cfg.Validate(); err != nil {
 						return err

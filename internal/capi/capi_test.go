@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/env"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // The VecEnv writes what the env.Vec under it holds, and the mover's reward.

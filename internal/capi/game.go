@@ -3,7 +3,7 @@ package capi
 import (
 	"encoding/json"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -130,7 +130,7 @@ func (gm *Game) JSON(game, action int) ([]byte, error) {
 // Probe returns the tablebase report of the position (tablebase.Report as
 // JSON) from the table file, which is loaded once per process.
 func (gm *Game) Probe(tableFile string) ([]byte, error) {
-	t, err := agents.LoadTable(tableFile)
+	t, err := classic.LoadTable(tableFile)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/splitmix"
 	"github.com/urim-rl/urim/tablebase"
@@ -103,7 +104,7 @@ func (s *Server) newAnalyser(ctx context.Context, spec string, seed uint64, must
 		return nil, "", fmt.Errorf("%w: %s does not search, so it has no values: analyse with mcts, az or alphabeta", errBadGame, spec)
 	}
 	unit := "value"
-	if _, ok := a.(*agents.AlphaBeta); ok {
+	if _, ok := a.(*classic.AlphaBeta); ok {
 		unit = "seeds"
 	}
 	return &analyser{a: a, unit: unit, release: release}, spec, nil
@@ -112,7 +113,7 @@ func (s *Server) newAnalyser(ctx context.Context, spec string, seed uint64, must
 // norm maps a value of unit onto [-1, 1] for a game of total seeds.
 func norm(v float64, unit string, total int) float64 {
 	if unit == "seeds" {
-		if math.Abs(v) >= agents.WinScore {
+		if math.Abs(v) >= classic.WinScore {
 			return math.Copysign(1, v)
 		}
 		v /= float64(total)
@@ -135,7 +136,7 @@ func (s *Server) analysePly(an *analyser, idx int, st *env.State, played *int) (
 		p.Value = float64(st.Rewards(env.RewardMatchPoints)[mover])
 		if unit == "seeds" {
 			margin := float64(f[mover] - f[1-mover])
-			p.Value = margin + math.Copysign(agents.WinScore, margin)*float64(min(1, int(math.Abs(margin))))
+			p.Value = margin + math.Copysign(classic.WinScore, margin)*float64(min(1, int(math.Abs(margin))))
 		}
 		p.Norm = norm(p.Value, unit, total)
 	} else if an != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // sizes are the windows the error-path tests run at: a desktop and a phone

@@ -18,7 +18,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
@@ -147,7 +147,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		sp, rs, err = a.collect(ctx, it)
 	} else {
 		open := openings{g: s.Game, plies: SelfPlayOf(cfg).OpeningPlies, seed: cfg.Seed, it: it}
-		var ls *agents.Lockstep
+		var ls *classic.Lockstep
 		if ls, err = newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it))); err != nil {
 			return nil, err
 		}

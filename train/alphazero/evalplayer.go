@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
@@ -34,7 +35,7 @@ func EvalPlayer(cfg *train.Config, reward env.RewardKind, it, sims int, net *nn.
 	name := train.PlayerName(it)
 	mc := searchConfig(cfg, reward, sims)
 	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
-		return agents.NewAZ(net, name, mc, seed)
+		return network.NewAZ(net, name, mc, seed)
 	}}
 }
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/train"
 )
@@ -19,11 +19,11 @@ func TestGumbelRunWithSimsSchedule(t *testing.T) {
 	cfg := tinyConfig(t, dir, "search.root=gumbel", "search.sims={steps: {1: 4, 2: 12}}", "search.gumbel.m=4")
 	for it, want := range map[int]int{1: 4, 2: 12} {
 		lc := lockstepConfig(&cfg, env.RewardMatchPoints, it)
-		if lc.Search.Sims != want || lc.Search.Rule != agents.Gumbel || lc.Search.Gumbel.Noise != 1 || lc.Search.Gumbel.M != 4 {
+		if lc.Search.Sims != want || lc.Search.Rule != classic.Gumbel || lc.Search.Gumbel.Noise != 1 || lc.Search.Gumbel.M != 4 {
 			t.Errorf("iteration %d: search %+v, want %d simulations under the Gumbel rule with noise, m 4", it, lc.Search, want)
 		}
 	}
-	if mc := searchConfig(&cfg, env.RewardMatchPoints, 8); mc.Rule != agents.Gumbel || mc.Gumbel.Noise != 0 {
+	if mc := searchConfig(&cfg, env.RewardMatchPoints, 8); mc.Rule != classic.Gumbel || mc.Gumbel.Noise != 0 {
 		t.Errorf("evaluation search %+v: want Gumbel without noise", mc)
 	}
 	if _, err := train.Run(context.Background(), cfg, train.Options{}); err != nil {

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/bench"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // `urim bench az` (bench.AZ) and a training run play with the same driver
@@ -34,11 +36,11 @@ func TestBenchAZPlaysAsTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	type key struct{ game, ply int }
-	played := map[key]agents.SelfPlayMove{}
+	played := map[key]classic.SelfPlayMove{}
 	// Iteration 1's search seed (alphazero.go); one measured round after
 	// the warm-up one.
 	_, err = bench.AZ(bench.AZOptions{Config: &cfg, Net: net, Moves: 1, Threads: 1, Seed: train.Derive(cfg.Seed, 0x736561726368, 1),
-		OnMove: func(m *agents.SelfPlayMove) { played[key{m.Game, m.Before.Ply()}] = *m }})
+		OnMove: func(m *classic.SelfPlayMove) { played[key{m.Game, m.Before.Ply()}] = *m }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 package alphazero
 
 import (
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/tablebase"
@@ -14,23 +15,23 @@ import (
 // of its playout cap, temperatures and selfplay.resign. It is what a run
 // plays with and what `urim bench az` measures by default. Moves.Start is
 // left nil: a run starts each game from its opening.
-func LockstepConfig(cfg *train.Config, reward env.RewardKind) agents.LockstepConfig {
+func LockstepConfig(cfg *train.Config, reward env.RewardKind) classic.LockstepConfig {
 	return lockstepConfig(cfg, reward, 1)
 }
 
 // lockstepConfig is LockstepConfig at iteration it (search.sims may be a
 // schedule).
-func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) agents.LockstepConfig {
+func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.LockstepConfig {
 	sc, sp := SearchOf(cfg), SelfPlayOf(cfg)
 	mc := searchConfig(cfg, reward, sc.Sims.At(it, cfg.Stop.Iterations))
 	mc.Gumbel.Noise = 1 // self-play samples its moves through the Gumbel noise
-	lc := agents.LockstepConfig{
+	lc := classic.LockstepConfig{
 		Games:      min(sp.ParallelGames, sp.GamesPerIteration),
 		Search:     mc,
 		NoiseAlpha: sc.DirichletAlpha,
 		NoiseFrac:  sc.DirichletFraction,
-		Moves: agents.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
-			Resign: agents.Resign{Threshold: sp.Resign.Threshold, Consecutive: sp.Resign.Consecutive, NeverShare: sp.Resign.NeverShare}},
+		Moves: classic.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
+			Resign: classic.Resign{Threshold: sp.Resign.Threshold, Consecutive: sp.Resign.Consecutive, NeverShare: sp.Resign.NeverShare}},
 	}
 	if pc := sc.PlayoutCap; pc.Enabled {
 		lc.Moves.FastSims, lc.Moves.FullProb = pc.FastSims, pc.FullShare
@@ -40,13 +41,13 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) agents.Loc
 
 // searchConfig is the tree search of the search section with sims
 // simulations: PUCT, or Gumbel without noise (the evaluation's).
-func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) agents.MCTSConfig {
+func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) classic.MCTSConfig {
 	sc := SearchOf(cfg)
-	mc := agents.MCTSConfig{Sims: sims, C: sc.CPuct, Rule: agents.PUCT, Batch: sc.LeafBatch, Reward: reward}
+	mc := classic.MCTSConfig{Sims: sims, C: sc.CPuct, Rule: classic.PUCT, Batch: sc.LeafBatch, Reward: reward}
 	if sc.Root == "gumbel" {
-		mc.Rule = agents.Gumbel
+		mc.Rule = classic.Gumbel
 		mc.NoReuse = true
-		mc.Gumbel = agents.GumbelConfig{M: sc.Gumbel.M, CVisit: sc.Gumbel.CVisit, CScale: sc.Gumbel.CScale}
+		mc.Gumbel = classic.GumbelConfig{M: sc.Gumbel.M, CVisit: sc.Gumbel.CVisit, CScale: sc.Gumbel.CScale}
 	}
 	return mc
 }
@@ -61,11 +62,11 @@ func Precision(cfg *train.Config) nn.Precision {
 // newSearcher returns the lock-step self-play search of iteration it, its
 // games starting from open's openings, ending its simulations at the
 // positions of table (training.tablebase) when it is not nil.
-func newSearcher(s *train.Session, it int, open openings, table *tablebase.Table, seed uint64) (*agents.Lockstep, error) {
+func newSearcher(s *train.Session, it int, open openings, table *tablebase.Table, seed uint64) (*classic.Lockstep, error) {
 	lc := lockstepConfig(s.Config, s.Reward, it)
 	lc.Search.Table = table
 	lc.Moves.Start = open.start
-	ls, err := agents.NewLockstep(s.Net.AtPrecision(Precision(s.Config)), lc, s.Threads(), seed)
+	ls, err := network.NewLockstep(s.Net.AtPrecision(Precision(s.Config)), lc, s.Threads(), seed)
 	if err != nil {
 		return nil, train.KeyError("search", err)
 	}

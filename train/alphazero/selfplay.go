@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
@@ -16,7 +16,7 @@ import (
 // agents.Lockstep (which drives its games with agents.SelfPlay), or the
 // same driver over a stand-in search in tests.
 type player interface {
-	Play(ctx context.Context, n int, hook func(*agents.SelfPlayMove) error) error
+	Play(ctx context.Context, n int, hook func(*classic.SelfPlayMove) error) error
 }
 
 // selfPlayStats sums up one iteration's self-play.
@@ -120,7 +120,7 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encod
 			progress(st.games, n)
 		}
 	}
-	err := pl.Play(ctx, n, func(m *agents.SelfPlayMove) error {
+	err := pl.Play(ctx, n, func(m *classic.SelfPlayMove) error {
 		gm := live[m.Game]
 		if gm == nil {
 			gm = &game{}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
 )
 
@@ -14,14 +14,14 @@ import (
 // depends only on the player to move: player 1 always believes it is lost.
 type fakeSearch struct{ searches int }
 
-func (f *fakeSearch) Search(jobs []agents.LockstepJob, out []agents.RootSearch) {
+func (f *fakeSearch) Search(jobs []classic.LockstepJob, out []classic.RootSearch) {
 	for i, j := range jobs {
 		if j.State == nil {
 			continue
 		}
 		f.searches++
 		a := j.State.Legal().Nth(0)
-		out[i] = agents.RootSearch{Full: j.Full, Sims: j.Sims}
+		out[i] = classic.RootSearch{Full: j.Full, Sims: j.Sims}
 		out[i].Visits[a], out[i].Policy[a] = 1, 1
 		out[i].Value = 0.95
 		if j.State.ToMove() == 1 {
@@ -30,7 +30,7 @@ func (f *fakeSearch) Search(jobs []agents.LockstepJob, out []agents.RootSearch) 
 	}
 }
 
-func (f *fakeSearch) Choose(r *agents.RootSearch, temp float64) int {
+func (f *fakeSearch) Choose(r *classic.RootSearch, temp float64) int {
 	for a, v := range r.Visits {
 		if v > 0 {
 			return a
@@ -51,7 +51,7 @@ func playFake(t *testing.T, sets ...string) (*selfPlayStats, *Buffer, *env.Game)
 	open := openings{g: g, plies: SelfPlayOf(&cfg).OpeningPlies, seed: cfg.Seed, it: 1}
 	lc := LockstepConfig(&cfg, env.RewardMatchPoints)
 	lc.Moves.Start = open.start
-	pl := &agents.SelfPlay{Searcher: &fakeSearch{}, Game: g, Games: lc.Games, Sims: lc.Search.Sims, Moves: lc.Moves,
+	pl := &classic.SelfPlay{Searcher: &fakeSearch{}, Game: g, Games: lc.Games, Sims: lc.Search.Sims, Moves: lc.Moves,
 		Rand: rand.New(rand.NewPCG(1, 2))}
 	st, err := selfPlay(context.Background(), &cfg, g, env.EncodingCompact, env.RewardMatchPoints, pl, open, win, nil, 1, 0, nil)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/tablebase"
@@ -36,7 +36,7 @@ func (tt *tableTargets) apply(rec *dataset.Record, c *dataset.Columns, lo, hi, a
 	for ply := 0; row < hi; ply++ {
 		for row < hi && int(c.Ply[row]) == ply {
 			if c.HasPolicy[row] {
-				if v, best, ok := agents.TableTarget(tt.t, &s, tt.reward, tt.policy); ok {
+				if v, best, ok := classic.TableTarget(tt.t, &s, tt.reward, tt.policy); ok {
 					c.Outcome[row] = v
 					if tt.policy {
 						p := c.Policy[row*a : (row+1)*a]

@@ -28,6 +28,8 @@ import (
 	// The run's config, which a worker reads, holds the sections of every
 	// algorithm the learner's binary has: the worker knows them all too.
 	_ "github.com/urim-rl/urim/train/all"
+
+	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
 
 // WorkerOptions set up a worker.

@@ -16,6 +16,8 @@ import (
 	_ "github.com/urim-rl/urim/train/all"
 
 	"github.com/urim-rl/urim/train"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 func TestParseAxisAndCells(t *testing.T) {

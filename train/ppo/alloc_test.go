@@ -9,6 +9,8 @@ import (
 
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // TestPPORolloutAllocatesNothing: once warm, collecting a rollout (network,

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
@@ -64,7 +65,7 @@ func (a *algorithm) Columns() []string {
 func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	name := train.PlayerName(it)
 	return evaluate.Player{Name: name, New: func(seed uint64) (agents.Agent, error) {
-		return agents.NewNeural(net, name, 0, seed), nil
+		return network.NewNeural(net, name, 0, seed), nil
 	}}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/urim-rl/urim/agents"
+	"github.com/urim-rl/urim/agents/network"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/nn"
 )
@@ -154,7 +155,7 @@ func TestPPOBeatsRandom(t *testing.T) {
 		}
 		seat := i % 2
 		var players [2]agents.Agent
-		players[seat] = agents.NewNeural(net, "ppo", 0, 1)
+		players[seat] = network.NewNeural(net, "ppo", 0, 1)
 		players[1-seat], _ = agents.New("random", uint64(i))
 		end, err := agents.PlayGame(context.Background(), start, players, nil)
 		if err != nil {

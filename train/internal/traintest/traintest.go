@@ -14,6 +14,8 @@ import (
 
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/train"
+
+	_ "github.com/urim-rl/urim/agents/all" // the agents the specs name register
 )
 
 // The kill tests run their test binary as a child that trains (see

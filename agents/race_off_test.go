@@ -1,7 +1,0 @@
-//go:build !race
-
-package agents_test
-
-// raceEnabled tells the allocation tests that the race detector, whose
-// instrumentation allocates, is on.
-const raceEnabled = false
