@@ -110,6 +110,11 @@ type Params struct {
 	// game, when set ([ValidateFor]), is the game the agent will play: a
 	// checkpoint for other rules is then a bad parameter.
 	game *env.Game
+	// inspect, when set ([Inspect]), collects what the parameters declare
+	// and makes Fail a no-op: Inspect reports what a spec names, Validate
+	// whether its values are good.
+	inspect *Inspection
+	nested  map[string]string // the Spec parameters read, for Inspect
 }
 
 // NewParams returns the parameters of sp for a builder run outside [New]
@@ -134,7 +139,7 @@ func (p *Params) lookup(key string) (string, bool) {
 // instead ("an integer from 1 to 9"); [Params.Done] returns the first such
 // error. Builders call it for checks the getters cannot make.
 func (p *Params) Fail(key, v, want string) {
-	if p.err == nil {
+	if p.err == nil && p.inspect == nil {
 		p.err = fmt.Errorf("%w %q: %s=%q: want %s", ErrSpec, p.spec.text, key, v, want)
 	}
 }

@@ -16,11 +16,11 @@ func init() {
 		"negamax alpha-beta, iterative deepening, transposition table: depth=10 (plies, 1-60), time=0s (per move, 0: no limit), tt=20 (log2 table entries, 0: no table), tb=FILE (score positions from an endgame table)",
 		func(p *agents.Params, seed uint64) (agents.Agent, error) {
 			cfg := AlphaBetaConfig{
-				Depth:  p.Int("depth", 10, 1, MaxAlphaBetaDepth),
-				Time:   p.Duration("time", 0),
-				TTBits: p.Int("tt", 20, 0, 28),
+				Depth:  p.Budget("depth", 10, 1, MaxAlphaBetaDepth),
+				Time:   p.TimeBudget("time", 0),
+				TTBits: p.Budget("tt", 20, 0, 28), // memory: 16 bytes × 2^tt
 			}
-			tb := p.String("tb", "")
+			tb := p.File("tb", "")
 			if err := p.Done(); err != nil { // before allocating the table
 				return nil, err
 			}

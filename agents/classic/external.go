@@ -20,7 +20,7 @@ func init() {
 		"an engine in another process speaking docs/protocol.md: cmd='program args' (required, split on spaces, no shell), "+
 			"go='options for each go command' (e.g. go='sims=400'), timeout=60s (per reply, 0: none)",
 		func(p *agents.Params, seed uint64) (agents.Agent, error) {
-			cmdline := strings.TrimSpace(p.String("cmd", ""))
+			cmdline := strings.TrimSpace(p.Program("cmd", ""))
 			goArgs := strings.TrimSpace(p.String("go", ""))
 			timeout := p.Duration("timeout", time.Minute)
 			if cmdline == "" {

@@ -19,13 +19,13 @@ func init() {
 			"reward=match_points (or win_loss, seed_margin), reuse=true (keep the subtree between moves), tb=FILE (value leaves from an endgame table)",
 		func(p *agents.Params, seed uint64) (agents.Agent, error) {
 			cfg := MCTSConfig{
-				Sims:    p.Int("sims", -1, 0, agents.MaxSims), // -1: not given
-				Time:    p.Duration("time", 0),
+				Sims:    p.Budget("sims", -1, 0, agents.MaxSims), // -1: not given
+				Time:    p.TimeBudget("time", 0),
 				C:       p.Float("c", 1.4, 0, 100),
-				Threads: p.Int("threads", 1, 1, 256),
+				Threads: p.Budget("threads", 1, 1, 256),
 				NoReuse: !p.Bool("reuse", true),
 			}
-			rollouts := p.Int("rollouts", 1, 1, 1000)
+			rollouts := p.Budget("rollouts", 1, 1, 1000)
 			cutoff := p.Int("cutoff", 0, 0, 100000)
 			reward := p.String("reward", env.RewardMatchPoints.String())
 			kind, err := env.ParseRewardKind(reward)
@@ -44,7 +44,7 @@ func init() {
 			cfg.NewEvaluator = func(seed uint64) Evaluator {
 				return NewRolloutEvaluator(rollouts, cutoff, kind, seed)
 			}
-			tb := p.String("tb", "")
+			tb := p.File("tb", "")
 			if err := p.Done(); err != nil { // before allocating the trees
 				return nil, err
 			}

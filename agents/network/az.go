@@ -50,11 +50,11 @@ type azSpec struct {
 func parseAZ(p *agents.Params, seed uint64) (azSpec, error) {
 	sp := azSpec{path: ckptParam(p)}
 	sp.cfg = classic.MCTSConfig{
-		Sims:    p.Int("sims", -1, 0, agents.MaxSims), // -1: not given
-		Time:    p.Duration("time", 0),
+		Sims:    p.Budget("sims", -1, 0, agents.MaxSims), // -1: not given
+		Time:    p.TimeBudget("time", 0),
 		C:       p.Float("c", 1.5, 0, 100),
 		Batch:   p.Int("batch", 8, 1, classic.MaxBatch),
-		Threads: p.Int("threads", 1, 1, 256),
+		Threads: p.Budget("threads", 1, 1, 256),
 		NoReuse: !p.Bool("reuse", true),
 	}
 	cfg := &sp.cfg
@@ -83,7 +83,7 @@ func parseAZ(p *agents.Params, seed uint64) (azSpec, error) {
 	default:
 		p.Fail("root", root, "puct or gumbel")
 	}
-	sp.tb = p.String("tb", "")
+	sp.tb = p.File("tb", "")
 	sp.prec = precisionParam(p)
 	if err := p.Done(); err != nil { // before reading the checkpoint
 		return sp, err

@@ -14,7 +14,7 @@ import (
 
 // ckptParam reads the required ckpt parameter.
 func ckptParam(p *agents.Params) string {
-	path := p.String("ckpt", "")
+	path := p.File("ckpt", "")
 	if path == "" {
 		p.Fail("ckpt", path, "the path of a network checkpoint (urim nn new --out writes one)")
 	} else if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {

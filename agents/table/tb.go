@@ -14,8 +14,8 @@ func init() {
 		"endgame table, perfect once the board holds at most K seeds: file=FILE (from 'urim tablebase build'), "+
 			"fallback=alphabeta:depth=8 (the agent for bigger boards; quote a spec with commas: fallback='mcts:sims=200,c=1')",
 		func(p *agents.Params, seed uint64) (agents.Agent, error) {
-			file := p.String("file", "")
-			fallback := p.String("fallback", "alphabeta:depth=8")
+			file := p.File("file", "")
+			fallback := p.Spec("fallback", "alphabeta:depth=8")
 			if file == "" {
 				p.Fail("file", "", "the table file (file=FILE)")
 			}

@@ -39,14 +39,12 @@ func runPlayWeb(io *stdio, o *playOptions) error {
 		if err := agents.Validate(o.opponent); err != nil {
 			return usageErrorf("--opponent: %v", err)
 		}
-		// The files the opponent reads (a checkpoint, a table) are served.
-		if sp, err := agents.ParseSpec(o.opponent); err == nil {
-			for _, k := range []string{"ckpt", "tb", "file"} {
-				if v := sp.Params[k]; v != "" {
-					so.cfg.Models = append(so.cfg.Models, v)
-				}
-			}
-			so.cfg.AllowExternal = sp.Name == "external" // the person asked for it on the command line
+		// The files the opponent reads (a checkpoint, a table), as its agent
+		// declares them, are served; a program it runs is allowed, since
+		// the person asked for it on the command line.
+		if in, err := agents.Inspect(o.opponent); err == nil {
+			so.cfg.Models = append(so.cfg.Models, in.AllFiles()...)
+			so.cfg.AllowExternal = in.RunsPrograms()
 		}
 		side := 0
 		switch o.side {

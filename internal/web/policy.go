@@ -3,7 +3,8 @@ package web
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,13 +15,6 @@ import (
 // errPolicy is wrapped by every refusal of an agent spec by the server's
 // policy (as opposed to a spec the registry itself refuses).
 var errPolicy = errors.New("refused by the server")
-
-// fileKeys are the spec parameters that name files; specKeys those whose
-// value is itself a spec.
-var (
-	fileKeys = map[string]bool{"ckpt": true, "tb": true, "file": true}
-	specKeys = map[string]bool{"fallback": true}
-)
 
 // policy is what the page may ask of agents.
 type policy struct {
@@ -46,39 +40,57 @@ func (p *policy) check(spec string) (string, error) {
 	return out, nil
 }
 
+// rewrite returns spec with its file parameters resolved, or why it is
+// refused. What the spec names beyond the game (files, programs, nested
+// agents, budgets) is what its agent's builder declares (agents.Inspect),
+// so an agent added later is held to the same rules.
 func (p *policy) rewrite(spec string, depth int) (string, error) {
-	if depth > 3 {
-		return "", fmt.Errorf("%w: %q nests specs too deep", errPolicy, spec)
-	}
-	sp, err := agents.ParseSpec(spec)
+	in, err := agents.Inspect(spec)
 	if err != nil {
 		return "", err
 	}
-	if sp.Name == "external" && !p.allowExternal {
+	return p.rewriteInspected(spec, in, depth)
+}
+
+func (p *policy) rewriteInspected(spec string, in *agents.Inspection, depth int) (string, error) {
+	if depth > 3 {
+		return "", fmt.Errorf("%w: %q nests specs too deep", errPolicy, spec)
+	}
+	if len(in.Programs) > 0 && !p.allowExternal {
 		return "", fmt.Errorf("%w: %q starts an external engine (start urim serve with --allow-external to allow it)", errPolicy, spec)
 	}
-	keys := make([]string, 0, len(sp.Params))
-	for k := range sp.Params {
-		keys = append(keys, k)
+	for _, k := range slices.Sorted(maps.Keys(in.Files)) {
+		if _, given := in.Given[k]; !given {
+			return "", fmt.Errorf("%w: %q reads %s=%s by default, a file the page did not name", errPolicy, spec, k, in.Files[k])
+		}
 	}
-	sort.Strings(keys)
+	for _, k := range slices.Sorted(maps.Keys(in.Specs)) {
+		if _, given := in.Given[k]; !given { // a default agent: held to the rules too
+			if _, err := p.rewriteInspected(spec, in.Specs[k], depth+1); err != nil {
+				return "", err
+			}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(in.Given))
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		v := sp.Params[k]
+		v := in.Given[k]
+		_, isFile := in.Files[k]
+		inner, isSpec := in.Specs[k]
+		_, isBudget := in.Budgets[k]
 		switch {
-		case fileKeys[k] && v != "":
+		case isFile:
 			real, err := p.file(v)
 			if err != nil {
 				return "", fmt.Errorf("%s=%s: %w", k, v, err)
 			}
 			v = real
-		case specKeys[k]:
-			inner, err := p.rewrite(v, depth+1)
-			if err != nil {
+		case isSpec:
+			var err error
+			if v, err = p.rewriteInspected(v, inner, depth+1); err != nil {
 				return "", err
 			}
-			v = inner
-		default:
+		case isBudget:
 			if err := p.budget(k, v); err != nil {
 				return "", fmt.Errorf("%w: %q: %v", errPolicy, spec, err)
 			}
@@ -92,9 +104,9 @@ func (p *policy) rewrite(spec string, depth int) (string, error) {
 		parts = append(parts, k+"="+v)
 	}
 	if len(parts) == 0 {
-		return sp.Name, nil
+		return in.Name, nil
 	}
-	return sp.Name + ":" + strings.Join(parts, ","), nil
+	return in.Name + ":" + strings.Join(parts, ","), nil
 }
 
 // file resolves a file parameter: a served name as the page shows it
@@ -114,8 +126,9 @@ func (p *policy) file(v string) (string, error) {
 	return confine(p.roots, v)
 }
 
-// budget checks one parameter against the caps; values the registry will
-// refuse anyway (not numbers) pass here.
+// budget checks one budget parameter against the caps; values the registry
+// will refuse anyway (not numbers) pass here, a budget without a cap does
+// not.
 func (p *policy) budget(k, v string) error {
 	num := func(limit int, what string) error {
 		n, err := strconv.Atoi(v)
@@ -149,6 +162,8 @@ func (p *policy) budget(k, v string) error {
 		if err == nil && d > p.maxTime {
 			return fmt.Errorf("time=%s is over the server's cap of %s (urim serve --max-time)", d, p.maxTime)
 		}
+	default:
+		return fmt.Errorf("%s is a budget this server has no cap for", k)
 	}
 	return nil
 }

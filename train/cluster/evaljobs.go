@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -279,24 +280,33 @@ func fetchBlob(ctx context.Context, res *resources, dir, sum string) (string, er
 	return path, nil
 }
 
-// localFiles are the spec parameters that name files of the machine that
-// reads them, and localAgents the agents that run a program: a job
-// carries neither to a worker (only checkpoints travel, through the
-// object store), so whoever may publish jobs cannot make workers read
-// their files or run programs.
-var (
-	localFiles  = []string{"ckpt", "tb", "file"}
-	localAgents = []string{"external"}
-)
-
-// travels reports why spec cannot be played by a worker, or nil.
+// travels reports why spec cannot be played by a worker, or nil. A job
+// carries no program and no file of the publisher's machine to a worker
+// (only checkpoints travel, as ckpt=blob:SUM, through the run's object
+// store), so whoever may publish jobs cannot make workers read their files
+// or run programs. What a spec reads or runs is what its agent declares
+// (agents.Inspect), nested agents included, so an agent added later is
+// held to the same rule.
 func travels(sp agents.Spec) error {
-	if slices.Contains(localAgents, sp.Name) {
-		return fmt.Errorf("cluster: %s: agent %s runs a program and is not played by workers", sp.Canonical(), sp.Name)
+	in, err := agents.Inspect(sp.Canonical())
+	if err != nil {
+		return nil // not an agent: agents.New reports it, on the worker as here
 	}
-	for _, k := range localFiles {
-		if v, ok := sp.Params[k]; ok && !(k == "ckpt" && strings.HasPrefix(v, blobPrefix)) {
-			return fmt.Errorf("cluster: %s: %s=%s names a file of this machine; workers get only checkpoints (ckpt=), through the run's object store", sp.Canonical(), k, v)
+	return travelsInspected(sp.Canonical(), in)
+}
+
+func travelsInspected(spec string, in *agents.Inspection) error {
+	if len(in.Programs) > 0 {
+		return fmt.Errorf("cluster: %s: agent %s runs a program and is not played by workers", spec, in.Name)
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.Files)) {
+		if v := in.Files[k]; !(k == "ckpt" && strings.HasPrefix(v, blobPrefix)) {
+			return fmt.Errorf("cluster: %s: %s=%s names a file of this machine; workers get only checkpoints (ckpt=), through the run's object store", spec, k, v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.Specs)) {
+		if err := travelsInspected(spec, in.Specs[k]); err != nil {
+			return err
 		}
 	}
 	return nil
