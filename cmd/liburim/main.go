@@ -4,7 +4,7 @@
 //	go build -buildmode=c-shared -o python/urim/liburim.so ./cmd/liburim
 //
 // (scripts/build_python.sh). It is only glue: every function turns C
-// pointers into the slices of one call, runs the logic of internal/capi,
+// pointers into the slices of one call, runs the logic of capi,
 // and turns an error, or a panic, into a code and a message written into
 // the caller's buffer. urim_types.h holds the types and codes; docs/python.md
 // describes the interface.
@@ -25,7 +25,7 @@ import (
 	"unsafe"
 
 	"github.com/urim-rl/urim/internal/buildinfo"
-	"github.com/urim-rl/urim/internal/capi"
+	"github.com/urim-rl/urim/capi"
 
 	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
