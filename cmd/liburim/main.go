@@ -24,8 +24,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/urim-rl/urim/internal/buildinfo"
 	"github.com/urim-rl/urim/capi"
+	"github.com/urim-rl/urim/internal/buildinfo"
 
 	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
