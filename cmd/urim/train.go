@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 
 	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/configs"
@@ -112,16 +111,16 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				path := *config
-				if path == "" && resume.dir != "" {
-					path = filepath.Join(resume.dir, "config.yaml")
-				}
 				var cfg train.Config
-				if path == "" {
+				switch {
+				case *config != "":
+					cfg, err = train.LoadConfig(*config, sets)
+				case resume.dir != "":
+					// The run's own config.yaml.
+					cfg, err = train.LoadRunConfig(resume.dir, sets)
+				default:
 					// The built-in defaults: the shipped quickstart config.
 					cfg, err = train.ParseConfig(configs.Quickstart, configs.QuickstartName, sets)
-				} else {
-					cfg, err = train.LoadConfig(path, sets)
 				}
 				if err != nil {
 					return err
