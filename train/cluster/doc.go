@@ -19,8 +19,9 @@
 // Tournaments ([EvalRemote]: urim eval --nats, and the run's own rating
 // and gating with cluster.evaluation) put each game as a job on the run's
 // work-queue stream of tournament games; the workers take jobs through a
-// shared durable consumer, one at a time beside their self-play, and publish each
-// record to the stream of records, where the tournament collects it once.
+// shared durable consumer, one at a time beside their self-play, and
+// publish each record to the stream of records, where the tournament
+// collects it once.
 // Checkpoints the jobs name travel through the object store under their
 // SHA-256.
 //
