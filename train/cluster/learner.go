@@ -32,9 +32,11 @@ const keepVersions = 2
 type LearnerOptions struct {
 	// Log receives notes: refused shards (naming the worker), waits.
 	Log io.Writer
-	// WorkerCommand makes the command of local worker i (cluster.workers)
-	// given the server's URL and the run name; its environment gets the
-	// worker's credentials. Nil runs this executable's "worker".
+	// WorkerCommand makes the command line of local worker i
+	// (cluster.workers) given the server's URL and the run name; its
+	// environment gets the worker's credentials. The program that runs the
+	// learner gives it (urim train: its own executable's "worker"); with
+	// cluster.workers above 0 it is required.
 	WorkerCommand func(i int, url, run string) []string
 }
 
