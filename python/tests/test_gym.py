@@ -99,6 +99,16 @@ def test_seeds_beyond_64_bits_refused():
         urim.Agent("random", seed=2 ** 64)
     with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
         urim.gym.UrimEnv().reset(seed=-1)
+    for bad in (-1, 2 ** 64, 2 ** 70, np.int64(-5), 1.0, True, "3"):
+        for call in (lambda: env.reset(seed=bad), lambda: urim.VecEnv(2, seed=bad), lambda: urim.Agent("random", seed=bad),
+                     lambda: urim.Game().reset(seed=bad), lambda: urim.match("greedy", "random", games=2, seed=bad)):
+            with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*64-1"):
+                call()
+    top = np.uint64(2 ** 64 - 1)  # the largest seed, as Python or NumPy integer, is taken
+    env.reset(seed=top)
+    urim.Agent("random", seed=top)
+    urim.Game().reset(seed=2 ** 64 - 1)
+    assert urim.match("greedy", "random", games=2, seed=top)["games"] == 2
 
 
 def test_random_is_an_attribute():
