@@ -3,6 +3,7 @@ those packages (they stay optional), and with their own checkers when they
 are importable (the subclass tests skip cleanly otherwise)."""
 
 import ctypes
+import os
 
 import numpy as np
 import pytest
@@ -111,8 +112,17 @@ def test_seeds_beyond_64_bits_refused():
     assert urim.match("greedy", "random", games=2, seed=top)["games"] == 2
 
 
-def test_random_is_an_attribute():
-    assert urim.random.RandomActions is not None
+def test_random_gym_and_pettingzoo_are_attributes():
+    """After a bare `import urim`, in a fresh interpreter (in this one another
+    test may have imported the submodules already)."""
+    import subprocess
+    import sys
+    code = ("import urim; urim.random.RandomActions(6).draw(urim.VecEnv(2).reset()[1]['legal']); "
+            "urim.gym.UrimEnv().reset(); urim.pettingzoo.raw_env().reset()")
+    root = os.path.join(os.path.dirname(__file__), "..")
+    r = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.abspath(root)))
+    assert r.returncode == 0, r.stderr
 
 
 # The single-game env.
