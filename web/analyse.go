@@ -246,8 +246,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"spec": spec, "action": *p.Best, "analysis": p, "unit": an.unit})
 }
 
-// sweepLine is one line of /api/sweep's stream.
-type sweepLine struct {
+// gameAnalysisLine is one line of /api/analyse-game's stream.
+type gameAnalysisLine struct {
 	Done     int          `json:"done"`
 	Total    int          `json:"total"`
 	Ply      *PlyAnalysis `json:"ply,omitempty"`
@@ -255,9 +255,9 @@ type sweepLine struct {
 	Error    string       `json:"error,omitempty"`
 }
 
-// handleSweep analyses every position of a game and streams one JSON line
+// handleGameAnalysis analyses every position of a game and streams one JSON line
 // per position, then the whole Analysis. It stops when the client goes.
-func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleGameAnalysis(w http.ResponseWriter, r *http.Request) {
 	var q moveRequest
 	if err := decode(r, &q); err != nil {
 		writeError(w, http.StatusBadRequest, err)
@@ -293,17 +293,17 @@ func (s *Server) handleSweep(w http.ResponseWriter, r *http.Request) {
 		}
 		p, err := s.analysePly(an, i, &states[i], played)
 		if err != nil {
-			enc.Encode(sweepLine{Done: i, Total: len(states), Error: err.Error()})
+			enc.Encode(gameAnalysisLine{Done: i, Total: len(states), Error: err.Error()})
 			return
 		}
 		res.Plies = append(res.Plies, p)
-		if enc.Encode(sweepLine{Done: i + 1, Total: len(states), Ply: &p}) != nil {
+		if enc.Encode(gameAnalysisLine{Done: i + 1, Total: len(states), Ply: &p}) != nil {
 			return
 		}
 		flush()
 	}
 	res.finish()
-	enc.Encode(sweepLine{Done: len(states), Total: len(states), Analysis: res})
+	enc.Encode(gameAnalysisLine{Done: len(states), Total: len(states), Analysis: res})
 	flush()
 }
 

@@ -182,7 +182,7 @@ func TestBrowserErrorPaths(t *testing.T) {
 }
 
 // TestBrowserWatchUndoRedo: undo in a finished watched game takes back one
-// ply (defect 4), redo puts it back, and the sweep's grades sit on the move
+// ply (defect 4), redo puts it back, and the whole-game analysis's grades sit on the move
 // that made them (defect 5).
 func TestBrowserWatchUndoRedo(t *testing.T) {
 	slowBrowser(t)
@@ -196,8 +196,8 @@ func TestBrowserWatchUndoRedo(t *testing.T) {
 			wait[bool](p, fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, last-1))
 			p.do(chromedp.Click(chromedp.ID("redo")))
 			wait[bool](p, fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d' && lastIndex() === %d`, last, last))
-			p.do(chromedp.SetValue(chromedp.ID("an-spec"), "alphabeta:depth=4"), chromedp.Click(chromedp.ID("sweep")))
-			wait[bool](p, `document.querySelector('#sweep-text').textContent.startsWith('done')`)
+			p.do(chromedp.SetValue(chromedp.ID("an-spec"), "alphabeta:depth=4"), chromedp.Click(chromedp.ID("analyse-game")))
+			wait[bool](p, `document.querySelector('#analyse-game-text').textContent.startsWith('done')`)
 			graded := eval[[]int](p, `[...document.querySelectorAll('#moves li[data-grade]')].map(li => Number(li.dataset.ply))`)
 			if len(graded) == 0 {
 				t.Skip("no move graded in this game")

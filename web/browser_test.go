@@ -18,9 +18,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// docsScreenshot makes TestBrowserSweepAndGraph keep its screenshot as
+// docsScreenshot makes TestBrowserGameAnalysisAndGraph keep its screenshot as
 // docs/web.png, the README's picture: go test ./web -run
-// BrowserSweep -docs-screenshot.
+// BrowserGameAnalysis -docs-screenshot.
 var docsScreenshot = flag.Bool("docs-screenshot", false, "write the README's screenshot docs/web.png")
 
 // page is a headless Chromium on a test server, failing the test on any
@@ -308,15 +308,15 @@ func TestBrowserReplayDataset(t *testing.T) {
 	p.screenshot("replay")
 }
 
-// TestBrowserSweepAndGraph sweeps a stored game, then clicks the graph.
-func TestBrowserSweepAndGraph(t *testing.T) {
+// TestBrowserGameAnalysisAndGraph analyses a stored game whole, then clicks the graph.
+func TestBrowserGameAnalysisAndGraph(t *testing.T) {
 	p := newPage(t, Config{})
 	p.do(chromedp.Navigate(p.url + "/"))
 	wait[bool](p, `document.querySelectorAll('.pit.legal').length > 0`)
 	p.openGame("data0/tourney/games.jsonl", 0)
 	positions := eval[int](p, `Number(document.querySelector('#ply').textContent.split('/ ')[1]) + 1`)
-	p.do(chromedp.SetValue(chromedp.ID("an-spec"), "mcts:sims=300"), chromedp.Click(chromedp.ID("sweep")))
-	wait[bool](p, `document.querySelector('#sweep-text').textContent.startsWith('done')`)
+	p.do(chromedp.SetValue(chromedp.ID("an-spec"), "mcts:sims=300"), chromedp.Click(chromedp.ID("analyse-game")))
+	wait[bool](p, `document.querySelector('#analyse-game-text').textContent.startsWith('done')`)
 	if got := eval[int](p, `Number(document.querySelector('#graph').dataset.points)`); got != positions {
 		t.Fatalf("the graph has %d points for %d positions", got, positions)
 	}
@@ -340,7 +340,7 @@ func TestBrowserSweepAndGraph(t *testing.T) {
 	if !eval[bool](p, `document.querySelector('#an-result').textContent.includes('best move')`) {
 		t.Fatal("no analysis shown at the ply")
 	}
-	shot := p.screenshot("sweep")
+	shot := p.screenshot("game-analysis")
 	if *docsScreenshot {
 		img, _ := os.ReadFile(shot)
 		if err := os.WriteFile(filepath.Join("..", "docs", "web.png"), img, 0o644); err != nil {
@@ -354,7 +354,7 @@ func TestBrowserSweepAndGraph(t *testing.T) {
 func TestBrowserKeptAnalysis(t *testing.T) {
 	p := newPage(t, Config{})
 	q := playedGame(t, p.url)
-	lines := sweepLines(t, p.url, moveRequest{Game: q, Spec: "mcts:sims=60", Seed: 2})
+	lines := gameAnalysisLines(t, p.url, moveRequest{Game: q, Spec: "mcts:sims=60", Seed: 2})
 	an := lines[len(lines)-1].Analysis
 	rec, err := p.srv.makeRecord(&recordRequest{Game: q, Players: [2]string{"random", "greedy"}, Specs: [2]string{"random", "greedy"}, Analysis: an})
 	if err != nil {
@@ -435,21 +435,21 @@ func TestBrowserWatchFromPosition(t *testing.T) {
 	p.screenshot("watched")
 }
 
-// TestBrowserSweepCancel cancels a sweep from the page: the server stops
+// TestBrowserGameAnalysisCancel cancels a whole-game analysis from the page: the server stops
 // and frees its slot.
-func TestBrowserSweepCancel(t *testing.T) {
+func TestBrowserGameAnalysisCancel(t *testing.T) {
 	p := newPage(t, Config{})
 	p.do(chromedp.Navigate(p.url + "/?south=human&north=human"))
 	wait[bool](p, `document.querySelectorAll('.pit.legal').length > 0`)
 	p.openGame("data0/tourney/games.jsonl", 3)
-	p.do(chromedp.SetValue(chromedp.ID("an-spec"), "mcts:sims=20000"), chromedp.Click(chromedp.ID("sweep")))
-	wait[bool](p, `Number(document.querySelector('#sweep-progress').value) >= 1`)
+	p.do(chromedp.SetValue(chromedp.ID("an-spec"), "mcts:sims=20000"), chromedp.Click(chromedp.ID("analyse-game")))
+	wait[bool](p, `Number(document.querySelector('#analyse-game-progress').value) >= 1`)
 	p.do(chromedp.Click(chromedp.ID("cancel")))
-	wait[bool](p, `document.querySelector('#sweep-text').textContent === 'cancelled' && !document.querySelector('#sweep').disabled`)
+	wait[bool](p, `document.querySelector('#analyse-game-text').textContent === 'cancelled' && !document.querySelector('#analyse-game').disabled`)
 	deadline := time.Now().Add(20 * time.Second)
 	for p.srv.running.Load() != 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the sweep still runs after Cancel")
+			t.Fatal("the whole-game analysis still runs after Cancel")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

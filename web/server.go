@@ -63,7 +63,7 @@ type Server struct {
 	tbRoot []root
 	policy policy
 	jobs   chan struct{}
-	// searches counts the searches run (agent moves, analyses, sweep
+	// searches counts the searches run (agent moves, analyses, whole-game analysis
 	// plies), running the ones under way: /api/info reports both.
 	searches, running atomic.Int64
 	// built counts the agents built for requests (tests: none is built
@@ -147,7 +147,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/check", s.handleCheck)
 	m.HandleFunc("GET /api/networks", s.handleNetworks)
 	m.HandleFunc("POST /api/analyse", s.handleAnalyse)
-	m.HandleFunc("POST /api/sweep", s.handleSweep)
+	m.HandleFunc("POST /api/analyse-game", s.handleGameAnalysis)
 	m.HandleFunc("POST /api/record", s.handleRecord)
 	m.HandleFunc("POST /api/record/load", s.handleLoadRecord)
 	m.HandleFunc("GET /api/sources", s.handleSources)

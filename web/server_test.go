@@ -253,23 +253,23 @@ func TestAnalyse(t *testing.T) {
 	}
 }
 
-// sweepLines runs a sweep and returns its lines.
-func sweepLines(t *testing.T, url string, q moveRequest) []sweepLine {
+// gameAnalysisLines runs a whole-game analysis and returns its lines.
+func gameAnalysisLines(t *testing.T, url string, q moveRequest) []gameAnalysisLine {
 	t.Helper()
 	data, _ := json.Marshal(q)
-	res, err := http.Post(url+"/api/sweep", "application/json", strings.NewReader(string(data)))
+	res, err := http.Post(url+"/api/analyse-game", "application/json", strings.NewReader(string(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != 200 {
-		t.Fatalf("sweep: %s", res.Status)
+		t.Fatalf("game analysis: %s", res.Status)
 	}
-	var out []sweepLine
+	var out []gameAnalysisLine
 	sc := bufio.NewScanner(res.Body)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
-		var l sweepLine
+		var l gameAnalysisLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func sweepLines(t *testing.T, url string, q moveRequest) []sweepLine {
 	return out
 }
 
-// playedGame is a whole game between two agents, for sweeps.
+// playedGame is a whole game between two agents, for whole-game analyses.
 func playedGame(t *testing.T, ts string) gameRequest {
 	t.Helper()
 	f := testFixture(t)
@@ -289,10 +289,10 @@ func playedGame(t *testing.T, ts string) gameRequest {
 	return gameRequest{Rules: "urim", Moves: recs[0].Moves}
 }
 
-func TestSweep(t *testing.T) {
+func TestGameAnalysis(t *testing.T) {
 	_, ts := newTestServer(t, Config{})
 	q := playedGame(t, ts.URL)
-	lines := sweepLines(t, ts.URL, moveRequest{Game: q, Spec: "mcts:sims=100", Seed: 1})
+	lines := gameAnalysisLines(t, ts.URL, moveRequest{Game: q, Spec: "mcts:sims=100", Seed: 1})
 	n := len(q.Moves) + 1
 	if len(lines) != n+1 {
 		t.Fatalf("%d lines for %d positions", len(lines), n)
@@ -319,20 +319,20 @@ func TestSweep(t *testing.T) {
 		// The final position is valued by its result.
 		t.Logf("final position %+v", last)
 	}
-	code, body := call(t, ts, "POST", "/api/sweep", moveRequest{Game: q, Spec: "random"}, nil)
+	code, body := call(t, ts, "POST", "/api/analyse-game", moveRequest{Game: q, Spec: "random"}, nil)
 	if code != 400 || !strings.Contains(body, "does not search") {
-		t.Fatalf("sweep with random: %d %s", code, body)
+		t.Fatalf("game analysis with random: %d %s", code, body)
 	}
 }
 
-// TestSweepCancelled checks that a client that goes away stops its sweep
+// TestGameAnalysisCancelled checks that a client that goes away stops its whole-game analysis
 // and frees its slot.
-func TestSweepCancelled(t *testing.T) {
+func TestGameAnalysisCancelled(t *testing.T) {
 	s, ts := newTestServer(t, Config{MaxJobs: 1})
 	q := playedGame(t, ts.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	data, _ := json.Marshal(moveRequest{Game: q, Spec: "mcts:sims=3000"})
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/api/sweep", strings.NewReader(string(data)))
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/api/analyse-game", strings.NewReader(string(data)))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -346,13 +346,13 @@ func TestSweepCancelled(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for s.running.Load() != 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the sweep still runs after its client went away")
+			t.Fatal("the whole-game analysis still runs after its client went away")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	n := s.searches.Load()
 	if int(n) >= len(q.Moves) {
-		t.Fatalf("%d searches for a %d-move game: the sweep ran on", n, len(q.Moves))
+		t.Fatalf("%d searches for a %d-move game: the whole-game analysis ran on", n, len(q.Moves))
 	}
 	time.Sleep(100 * time.Millisecond)
 	if s.searches.Load() != n {
@@ -386,7 +386,7 @@ func TestNoAgentBeforeSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/api/move", "/api/analyse", "/api/sweep"} {
+	for _, path := range []string{"/api/move", "/api/analyse", "/api/analyse-game"} {
 		code, body := call(t, ts, "POST", path, moveRequest{Spec: "alphabeta:depth=2,tt=24"}, nil)
 		if code != 503 {
 			t.Errorf("%s: %d %s, want 503 (busy)", path, code, body)
@@ -404,7 +404,7 @@ func TestNoAgentBeforeSlot(t *testing.T) {
 func TestRecordRoundTrip(t *testing.T) {
 	s, ts := newTestServer(t, Config{})
 	q := playedGame(t, ts.URL)
-	lines := sweepLines(t, ts.URL, moveRequest{Game: q, Spec: "mcts:sims=50"})
+	lines := gameAnalysisLines(t, ts.URL, moveRequest{Game: q, Spec: "mcts:sims=50"})
 	an := lines[len(lines)-1].Analysis
 	var rec Record
 	code, body := call(t, ts, "POST", "/api/record", recordRequest{Game: q, Players: [2]string{"random", "greedy"},

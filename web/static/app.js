@@ -34,7 +34,7 @@ const S = {
   busy: false,                        // an animation or an agent move is under way
   paused: false,
   stuck: null,                        // why the agent could not move
-  sweep: null,                        // AbortController of the running sweep
+  gameRun: null,                       // AbortController of the running whole-game analysis
   deepen: null,                       // { stop } of the deepening single analysis
   run: null, runTimer: null,
   singles: {},                        // one-position analyses by line: key -> { moves, spec, unit, analysis }
@@ -197,9 +197,9 @@ function canMove() {
 function plyAnalysis(i) {
   const single = S.singles[lineKey(S.req.moves.slice(0, i))];
   const an = S.analysis;
-  const sweep = an && an.plies[i] && same(an.line, S.req.moves, i) ? an.plies[i] : null;
-  if (single && (!sweep || single.t > (an.t || 0))) return { a: single.analysis, unit: single.unit, spec: single.spec, kind: 'single' };
-  if (sweep) return { a: sweep, unit: an.unit, spec: an.spec, kind: an.kept ? 'kept' : 'sweep' };
+  const whole = an && an.plies[i] && same(an.line, S.req.moves, i) ? an.plies[i] : null;
+  if (single && (!whole || single.t > (an.t || 0))) return { a: single.analysis, unit: single.unit, spec: single.spec, kind: 'single' };
+  if (whole) return { a: whole, unit: an.unit, spec: an.spec, kind: an.kept ? 'kept' : 'game' };
   const m = S.searches[lineKey(S.req.moves.slice(0, i))];
   if (m) return { a: m.a, unit: m.unit, spec: m.spec, kind: 'move' };
   return null;
@@ -843,7 +843,7 @@ function renderPlyAnalysis() {
   if (!an) return;
   const where = el('div');
   showPly(an, where);
-  const label = { single: 'analysis of this position by ', sweep: 'whole-game analysis by ', kept: 'kept analysis by ', move: 'the search behind the move of ' }[an.kind];
+  const label = { single: 'analysis of this position by ', game: 'whole-game analysis by ', kept: 'kept analysis by ', move: 'the search behind the move of ' }[an.kind];
   const head = el('div', 'hint', label + an.spec);
   head.id = 'an-spec-shown';
   box.append(head, where);
@@ -909,7 +909,7 @@ function deeper(spec) {
   return s === spec ? null : s;
 }
 
-function stopAnalysis() { if (S.deepen) S.deepen.stop = true; if (S.sweep) S.sweep.abort(); }
+function stopAnalysis() { if (S.deepen) S.deepen.stop = true; if (S.gameRun) S.gameRun.abort(); }
 
 let tbKey = null;
 async function probeTable() {
@@ -940,23 +940,23 @@ async function probeTable() {
   }
 }
 
-async function sweep() {
-  if (S.sweep) return;
+async function analyseGame() {
+  if (S.gameRun) return;
   const spec = analysisSpec();
   const ctl = new AbortController();
-  S.sweep = ctl;
+  S.gameRun = ctl;
   $('#cancel').disabled = false;
-  $('#sweep').disabled = true;
+  $('#analyse-game').disabled = true;
   const n = S.view.positions.length;
   const line = S.req.moves.slice();
   const old = S.analysis;
   S.analysis = { spec, unit: 'value', plies: [], worst: [], line, t: Date.now() };
-  const bar = $('#sweep-progress');
+  const bar = $('#analyse-game-progress');
   bar.max = n;
   bar.value = 0;
-  $('#sweep-text').textContent = '0 / ' + n;
+  $('#analyse-game-text').textContent = '0 / ' + n;
   try {
-    const res = await fetch('/api/sweep', {
+    const res = await fetch('/api/analyse-game', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, signal: ctl.signal,
       body: JSON.stringify({ game: { ...S.req, moves: line }, spec, seed: S.seed }),
     });
@@ -978,28 +978,28 @@ async function sweep() {
         buf = buf.slice(nl + 1);
         if (ln.error) throw new Error(ln.error);
         bar.value = ln.done;
-        $('#sweep-text').textContent = ln.done + ' / ' + ln.total;
+        $('#analyse-game-text').textContent = ln.done + ' / ' + ln.total;
         if (ln.ply) { S.analysis.plies[ln.ply.ply] = ln.ply; S.analysis.unit = S.analysis.unit || 'value'; }
         if (ln.analysis) {
           S.analysis = { ...ln.analysis, line, t: S.analysis.t };
-          $('#sweep-text').textContent = 'done: ' + ln.total + ' positions by ' + ln.analysis.spec;
+          $('#analyse-game-text').textContent = 'done: ' + ln.total + ' positions by ' + ln.analysis.spec;
         }
         if (!S.busy) render();
       }
     }
     showError(null, 'analysis');
   } catch (e) {
-    if (e.name === 'AbortError') $('#sweep-text').textContent = 'cancelled';
-    else { showError(e, 'analysis'); if (!S.analysis.plies.length) S.analysis = old; $('#sweep-text').textContent = ''; }
+    if (e.name === 'AbortError') $('#analyse-game-text').textContent = 'cancelled';
+    else { showError(e, 'analysis'); if (!S.analysis.plies.length) S.analysis = old; $('#analyse-game-text').textContent = ''; }
   } finally {
-    S.sweep = null;
+    S.gameRun = null;
     $('#cancel').disabled = true;
-    $('#sweep').disabled = false;
+    $('#analyse-game').disabled = false;
     if (!S.busy) render();
   }
 }
 
-function cancelSweep() { if (S.sweep) S.sweep.abort(); }
+function cancelGameAnalysis() { if (S.gameRun) S.gameRun.abort(); }
 
 // fitCanvas sizes a canvas' drawing to its shown size (sharp on any screen).
 function fitCanvas(c) {
@@ -1476,8 +1476,8 @@ async function start() {
   $('#load-record').addEventListener('change', loadRecordFile);
   $('#analyse').addEventListener('click', analyseHere);
   $('#stop').addEventListener('click', stopAnalysis);
-  $('#sweep').addEventListener('click', sweep);
-  $('#cancel').addEventListener('click', cancelSweep);
+  $('#analyse-game').addEventListener('click', analyseGame);
+  $('#cancel').addEventListener('click', cancelGameAnalysis);
   $('#graph').addEventListener('click', graphClick);
   $('#graph').addEventListener('mousemove', graphHover);
   $('#graph').addEventListener('mouseleave', () => { $('#graph-tip').hidden = true; });
