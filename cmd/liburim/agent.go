@@ -8,7 +8,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/urim-rl/urim/internal/capi"
+	"github.com/urim-rl/urim/capi"
 )
 
 //export urim_agent_new

@@ -4,7 +4,7 @@
 //	go build -buildmode=c-shared -o python/urim/liburim.so ./cmd/liburim
 //
 // (scripts/build_python.sh). It is only glue: every function turns C
-// pointers into the slices of one call, runs the logic of internal/capi,
+// pointers into the slices of one call, runs the logic of capi,
 // and turns an error, or a panic, into a code and a message written into
 // the caller's buffer. urim_types.h holds the types and codes; docs/python.md
 // describes the interface.
@@ -24,8 +24,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/urim-rl/urim/capi"
 	"github.com/urim-rl/urim/internal/buildinfo"
-	"github.com/urim-rl/urim/internal/capi"
 
 	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )

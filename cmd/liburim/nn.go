@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"unsafe"
 
-	"github.com/urim-rl/urim/internal/capi"
+	"github.com/urim-rl/urim/capi"
 )
 
 //export urim_nn_import

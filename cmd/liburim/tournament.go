@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"runtime/cgo"
 
-	"github.com/urim-rl/urim/internal/capi"
+	"github.com/urim-rl/urim/capi"
 )
 
 func jsonUnmarshal(s string, v any) error {

@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"unsafe"
 
-	"github.com/urim-rl/urim/internal/capi"
+	"github.com/urim-rl/urim/capi"
 )
 
 // vecBuffers views the caller's buffers as the slices of one call.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urim-rl/urim/internal/web"
+	"github.com/urim-rl/urim/web"
 )
 
 func init() {

@@ -1,5 +1,5 @@
 """The exceptions of the urim package, one per error code of liburim
-(internal/capi/errors.go)."""
+(capi/errors.go)."""
 
 
 class UrimError(Exception):

@@ -19,7 +19,7 @@ import (
 )
 
 // docsScreenshot makes TestBrowserSweepAndGraph keep its screenshot as
-// docs/web.png, the README's picture: go test ./internal/web -run
+// docs/web.png, the README's picture: go test ./web -run
 // BrowserSweep -docs-screenshot.
 var docsScreenshot = flag.Bool("docs-screenshot", false, "write the README's screenshot docs/web.png")
 
@@ -343,7 +343,7 @@ func TestBrowserSweepAndGraph(t *testing.T) {
 	shot := p.screenshot("sweep")
 	if *docsScreenshot {
 		img, _ := os.ReadFile(shot)
-		if err := os.WriteFile(filepath.Join("..", "..", "docs", "web.png"), img, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join("..", "docs", "web.png"), img, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
