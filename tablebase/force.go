@@ -55,10 +55,13 @@ type forcing struct {
 	// check allocates nothing once the buffers have grown.
 	nodes []forceNode
 	kids  []int32 // node i's moves that stay: kids[nodes[i].kid0:nodes[i].kid1]
-	// index finds a node by its key: open addressing, slot j in use when
-	// stamp[j] is gen (a new check only bumps gen).
-	slots  []int32
-	stamp  []uint32
+	// index holds every position a move without a capture reached: open
+	// addressing, a slot in use when its stamp is gen (a new check only
+	// bumps gen). decide judges such a move by its position alone (its
+	// stores are the start's), so each is judged once however many moves
+	// reach it.
+	index  []slot
+	used   int
 	gen    uint32
 	pstart []int32 // node k's parents: parent[pstart[k]:pstart[k+1]]
 	parent []int32
@@ -77,6 +80,19 @@ type forceNode struct {
 	forced     bool
 	kid0, kid1 int32
 }
+
+// slot is an entry of forcing.index: val is the node of a position in the
+// region, or judgedBad or judgedGood for one outside.
+type slot struct {
+	key   [17]uint8
+	stamp uint32
+	val   int32
+}
+
+const (
+	judgedBad  = -1
+	judgedGood = -2
+)
 
 func (f *forcing) key(s *env.State) [17]uint8 {
 	var k [17]uint8
@@ -109,7 +125,9 @@ func (t *Table) forces(f *forcing, p int, start *env.State, need int, run []env.
 			}
 		}
 	}
-	f.add(start.Fresh())
+	fs := start.Fresh()
+	k := f.key(&fs)
+	f.add(&fs, &k)
 	for i := 0; i < len(f.nodes); i++ {
 		if len(f.nodes) > budget {
 			return false, nil
@@ -156,12 +174,13 @@ func (t *Table) forces(f *forcing, p int, start *env.State, need int, run []env.
 func (f *forcing) reset(t *Table, p, need, v0 int, run []env.State, views []view) {
 	f.t, f.p, f.need, f.v0, f.run, f.views, f.low = t, p, need, v0, run, views, -1
 	f.nodes, f.kids = f.nodes[:0], f.kids[:0]
-	if f.slots == nil {
-		f.slots, f.stamp = make([]int32, 1<<10), make([]uint32, 1<<10)
+	if f.index == nil {
+		f.index = make([]slot, 1<<10)
 	}
+	f.used = 0
 	f.gen++
 	if f.gen == 0 { // wrapped: no stale stamp may read as current
-		clear(f.stamp)
+		clear(f.index)
 		f.gen = 1
 	}
 }
@@ -258,37 +277,47 @@ func figure(p int, s *env.State, e Entry) int {
 	return e.Seeds - e.Upper
 }
 
-// add puts s (fresh) in the region and returns its node.
-func (f *forcing) add(s env.State) int32 {
-	k := f.key(&s)
-	if 2*len(f.nodes) >= len(f.slots) {
-		f.rehash(2 * len(f.slots))
-	}
-	mask := uint64(len(f.slots) - 1)
-	for j := hashKey(&k) & mask; ; j = (j + 1) & mask {
-		if f.stamp[j] != f.gen {
-			f.stamp[j], f.slots[j] = f.gen, int32(len(f.nodes))
-			break
-		}
-		if i := f.slots[j]; f.nodes[i].key == k {
-			return i
+// find returns the slot of key k in the index, in use if k is there, else
+// the free slot where it goes.
+func (f *forcing) find(k *[17]uint8) *slot {
+	mask := uint64(len(f.index) - 1)
+	for j := hashKey(k) & mask; ; j = (j + 1) & mask {
+		sl := &f.index[j]
+		if sl.stamp != f.gen || sl.key == *k {
+			return sl
 		}
 	}
-	f.nodes = append(f.nodes, forceNode{s: s, key: k, pmove: s.ToMove() == f.p, good: s.ToMove() != f.p})
-	return int32(len(f.nodes) - 1)
 }
 
-// rehash grows the index to n slots (a power of two) with the nodes so far.
+// put records val for key k, not in the index.
+func (f *forcing) put(k *[17]uint8, val int32) {
+	if 2*(f.used+1) > len(f.index) {
+		f.rehash(2 * len(f.index))
+	}
+	sl := f.find(k)
+	sl.key, sl.stamp, sl.val = *k, f.gen, val
+	f.used++
+}
+
+// add puts s (fresh, with key k, not in the index) in the region and
+// returns its node.
+func (f *forcing) add(s *env.State, k *[17]uint8) int32 {
+	i := int32(len(f.nodes))
+	f.put(k, i)
+	f.nodes = append(f.nodes, forceNode{s: *s, pmove: s.ToMove() == f.p, good: s.ToMove() != f.p})
+	return i
+}
+
+// rehash grows the index to n slots (a power of two).
 func (f *forcing) rehash(n int) {
-	f.slots, f.stamp = make([]int32, n), make([]uint32, n)
+	old := f.index
+	f.index = make([]slot, n)
+	gen := f.gen
 	f.gen = 1
-	mask := uint64(n - 1)
-	for i := range f.nodes {
-		j := hashKey(&f.nodes[i].key) & mask
-		for f.stamp[j] == f.gen {
-			j = (j + 1) & mask
+	for i := range old {
+		if sl := &old[i]; sl.stamp == gen {
+			*f.find(&sl.key) = slot{key: sl.key, stamp: 1, val: sl.val}
 		}
-		f.stamp[j], f.slots[j] = f.gen, int32(i)
 	}
 }
 
@@ -311,13 +340,35 @@ func (f *forcing) expand(i int) error {
 		c := *s
 		c.Play(m.Nth(0))
 		took := c.Store(mover) - s.Store(mover)
-		g, stay, err := f.decide(s, &c, took)
+		var g, stay bool
+		var kid int32
+		var err error
+		if took > 0 || c.Terminal() {
+			g, stay, err = f.decide(s, &c, took)
+		} else if k := f.key(&c); f.find(&k).stamp == f.gen && f.find(&k).val != 0 {
+			// Judged before. (The start, node 0, is in the index without
+			// a judgement: a move back to it is judged each time.)
+			v := f.find(&k).val
+			g, stay, kid = v == judgedGood, v >= 0, v
+		} else if g, stay, err = f.decide(s, &c, took); err == nil {
+			switch start := f.find(&k).stamp == f.gen; {
+			case stay && start:
+			case stay:
+				fc := c.Fresh()
+				kid = f.add(&fc, &k)
+			case start:
+			case g:
+				f.put(&k, judgedGood)
+			default:
+				f.put(&k, judgedBad)
+			}
+		}
 		if err != nil {
 			return err
 		}
 		switch {
 		case stay:
-			f.kids = append(f.kids, f.add(c.Fresh()))
+			f.kids = append(f.kids, kid)
 		case mover == f.p:
 			good = good || g
 		default:
