@@ -129,9 +129,10 @@ func TestRegisteredAlgorithmRuns(t *testing.T) {
 // line of the core naming it: decoded strictly with file:line:key errors,
 // defaulted, printed, overridden with --set, checked by its Check, stored
 // in the run's config.yaml and compared on resume; another algorithm's
-// config accepts it and ignores it.
+// config refuses it by line, and a run's stored config.yaml written before
+// one schema per algorithm drops it.
 func TestAlgorithmSection(t *testing.T) {
-	cfg, err := ParseConfig(nil, "", nil)
+	cfg, err := ParseConfig(nil, "", []string{"algorithm=test-counting"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +166,15 @@ func TestAlgorithmSection(t *testing.T) {
 	}{
 		{"algorithm: test-counting\ncounting:\n  step: 2\n  stpe: 3\n", nil,
 			"train: config t.yaml:4: counting.stpe: unknown key (known: step, label, inner, setup_ms)"},
-		{"counting:\n  inner:\n    deep: 1\n", nil, `train: config t.yaml:3: counting.inner.deep: want true or false, got "1"`},
-		{"counting:\n  step: 2.5\n", nil, `train: config t.yaml:2: counting.step: want an integer, got "2.5"`},
+		{"algorithm: test-counting\ncounting:\n  inner:\n    deep: 1\n", nil, `train: config t.yaml:4: counting.inner.deep: want true or false, got "1"`},
+		{"algorithm: test-counting\ncounting:\n  step: 2.5\n", nil, `train: config t.yaml:3: counting.step: want an integer, got "2.5"`},
 		{"algorithm: test-counting\ncounting:\n  step: 0\n", nil, "train: config t.yaml:3: counting.step: 0 is out of range (1 to 100)"},
-		{"", []string{"counting.step=101"}, "train: --set counting.step=101: 101 is out of range (1 to 100)"},
-		{"", []string{"counting.steps=1"}, "train: --set counting.steps=1: unknown key (known: step, label, inner, setup_ms)"},
+		{"", []string{"algorithm=test-counting", "counting.step=101"}, "train: --set counting.step=101: 101 is out of range (1 to 100)"},
+		{"", []string{"algorithm=test-counting", "counting.steps=1"}, "train: --set counting.steps=1: unknown key (known: step, label, inner, setup_ms)"},
+		{"algorithm: alphazero\ncounting:\n  step: 5\n", nil,
+			"train: config t.yaml:2: counting: a section of algorithm test-counting, but this config's algorithm is alphazero: remove it or set algorithm: test-counting"},
+		{"", []string{"counting.step=5"}, "train: --set counting.step=5: counting: a section of algorithm test-counting, but this config's algorithm is alphazero"},
+		{"algorithm: test-countng\n", nil, "train: config t.yaml:1: algorithm: \"test-countng\" is not allowed (allowed: alphazero, ppo, test-counting)"},
 		{"algorithm: test-counting\ncluster: {workers: 1}\n", nil, "train: config t.yaml:2: cluster: distributed self-play is for algorithm alphazero, not test-counting"},
 	} {
 		_, err := ParseConfig([]byte(c.yaml), "t.yaml", c.sets)
@@ -214,49 +219,20 @@ func TestAlgorithmSection(t *testing.T) {
 		t.Errorf("resumed state %+v (%v), want 3 iterations, 9 positions", st, err)
 	}
 
-	// Another algorithm's config takes the section and leaves it be.
-	if _, err := ParseConfig([]byte("algorithm: alphazero\ncounting:\n  step: 5\n"), "t.yaml", nil); err != nil {
-		t.Errorf("an alphazero config with a counting section: %v", err)
+	// A config.yaml stored before one schema per algorithm holds every
+	// algorithm's sections: a resume reads it, dropping the others'.
+	old := strings.Replace(string(stored), "counting:", "search:\n  sims: 3\nppo:\n  epochs: 9\ncounting:", 1)
+	if err := os.WriteFile(filepath.Join(dir, configFile), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
 	}
-}
-
-// The sections take their places in the printed order: alphazero's after
-// network, ppo's after dataset, the counting algorithm's after workers
-// (registered first, in this test binary); a section that cannot take its
-// place panics at registration.
-func TestSectionOrder(t *testing.T) {
-	var keys []string
-	st := schemaType()
-	for i := 0; i < st.NumField(); i++ {
-		keys = append(keys, yamlKey(st.Field(i)))
+	resumed, err := LoadRunConfig(dir, []string{"stop.iterations=4"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	want := []string{"algorithm", "rules", "rules_file", "max_plies", "reward", "encoding", "network",
-		"search", "selfplay", "replay", "training", "optimizer", "evaluation", "stop", "checkpoints", "dataset",
-		"ppo", "cluster", "output", "seed", "workers", "counting"}
-	if !slices.Equal(keys, want) {
-		t.Errorf("keys %v\nwant %v", keys, want)
+	if _, err := LoadConfig(filepath.Join(dir, configFile), nil); err == nil || !strings.Contains(err.Error(), "search: a section of algorithm alphazero") {
+		t.Errorf("the same file as a config: %v, want search refused", err)
 	}
-	newAlg := func(*Session) (Algorithm, error) { return nil, nil }
-	def := func() any { return countingSection{} }
-	for _, s := range []Section{
-		{Key: "network", After: "workers", Default: def},
-		{Key: "counting", After: "workers", Default: def},
-		{Key: "other", After: "nowhere", Default: def},
-		{Key: "other", After: "workers"},
-		{Key: "other", After: "workers", Default: func() any { return 3 }},
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("section %q after %q registered", s.Key, s.After)
-				}
-			}()
-			Register("test-bad-"+s.Key+"-"+s.After, Spec{New: newAlg, Sections: []Section{s}})
-		}()
-	}
-	for _, name := range Algorithms() {
-		if strings.HasPrefix(name, "test-bad") {
-			t.Errorf("%s was registered", name)
-		}
+	if _, err := Run(context.Background(), resumed, Options{Resume: true}); err != nil {
+		t.Errorf("resume from a config.yaml with every algorithm's sections: %v", err)
 	}
 }

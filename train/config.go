@@ -18,9 +18,8 @@ import (
 //
 // Config holds the core's sections; each algorithm declares its own
 // ([Section]: search, selfplay, replay and training of train/alphazero, ppo
-// of train/ppo), read with [SectionOf]. The schema is shared by every
-// algorithm: a config holds every registered section, and an algorithm
-// ignores the others'.
+// of train/ppo), read with [SectionOf]. A config's schema is the core and its
+// own algorithm's sections: another algorithm's section is refused.
 type Config struct {
 	// Algorithm selects the training method by its registered name
 	// ([Register]): alphazero (train/alphazero), or ppo (train/ppo: policy

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -63,18 +64,78 @@ func ParseConfig(data []byte, file string, sets []string) (Config, error) {
 }
 
 func parseConfig(data []byte, file string, sets []string) (Config, error) {
+	return decodeConfig(data, file, sets, false)
+}
+
+// decodeConfig is [ParseConfig]; dropForeign drops the sections of other
+// algorithms than the config's instead of refusing them (what a run's
+// config.yaml written before one schema per algorithm holds).
+func decodeConfig(data []byte, file string, sets []string, dropForeign bool) (Config, error) {
 	cfg := Default()
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if len(bytes.TrimSpace(data)) > 0 {
+		var err error
+		if root, err = parseDocument(data, file); err != nil || root.Kind != yaml.MappingNode {
+			// Not a mapping: the strict decoder says why, by line.
+			sv := cfg.schemaValue()
+			if err := config.DecodeBytes(data, file, sv.Interface()); err != nil {
+				return cfg, err
+			}
+			if err != nil {
+				return cfg, err
+			}
+			root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		}
+	}
+	// The schema is the config's own algorithm's: read the algorithm first
+	// (the file's, then an override's), so another's section can be named.
+	algoLine := 0
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; k.Value == "algorithm" && v.Kind == yaml.ScalarNode {
+			cfg.Algorithm, algoLine = v.Value, k.Line
+		}
+	}
+	for _, set := range sets {
+		if path, value, ok := strings.Cut(set, "="); ok && strings.TrimSpace(path) == "algorithm" {
+			var name string
+			if yaml.Unmarshal([]byte(value), &name) == nil && name != "" {
+				cfg.Algorithm, algoLine = name, 0
+			}
+		}
+	}
+	if err := checkAlgorithm(cfg.Algorithm); err != nil {
+		ce := &ConfigError{File: file, Line: algoLine, Key: "algorithm", Err: err}
+		var bad *ConfigError
+		if errors.As(err, &bad) {
+			ce.Err = bad.Err
+		}
+		return cfg, ce
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		owner := foreignSection(k.Value, cfg.Algorithm)
+		if owner == "" {
+			continue
+		}
+		if !dropForeign {
+			return cfg, &ConfigError{File: file, Line: k.Line, Key: k.Value,
+				Err: fmt.Errorf("a section of algorithm %s, but this config's algorithm is %s: remove it or set algorithm: %s", owner, cfg.Algorithm, owner)}
+		}
+		root.Content = slices.Delete(root.Content, i, i+2)
+		i -= 2
+	}
+	if dropForeign && len(root.Content) > 0 {
+		var err error
+		if data, err = yaml.Marshal(root); err != nil {
+			return cfg, &ConfigError{File: file, Err: err}
+		}
+	}
 	// The schema value (core and sections) has no Validate method:
 	// validation waits for the overrides.
 	sv := cfg.schemaValue()
-	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	if len(bytes.TrimSpace(data)) > 0 {
+	if len(root.Content) > 0 {
 		if err := config.DecodeBytes(data, file, sv.Interface()); err != nil {
-			return fromSchema(sv), err
-		}
-		var err error
-		if root, err = parseDocument(data, file); err != nil {
-			return cfg, err
+			return fromSchema(sv, cfg), err
 		}
 	}
 	overrides := map[string]string{} // key path → the --set text
@@ -82,6 +143,11 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 		path, _, ok := strings.Cut(set, "=")
 		if !ok || strings.TrimSpace(path) == "" {
 			return cfg, &ConfigError{Set: set, Err: errors.New("want key=value, such as search.sims=200")}
+		}
+		top, _, _ := strings.Cut(strings.TrimSpace(path), ".")
+		if owner := foreignSection(top, cfg.Algorithm); owner != "" {
+			return cfg, &ConfigError{Set: set, Key: top,
+				Err: fmt.Errorf("a section of algorithm %s, but this config's algorithm is %s", owner, cfg.Algorithm)}
 		}
 		if err := config.Set(sv.Interface(), set); err != nil {
 			var ce *ConfigError
@@ -93,7 +159,7 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 		}
 		overrides[strings.TrimSpace(path)] = set
 	}
-	cfg = fromSchema(sv)
+	cfg = fromSchema(sv, cfg)
 	if err := cfg.Validate(); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
@@ -101,7 +167,7 @@ func parseConfig(data []byte, file string, sets []string) (Config, error) {
 				ce.Set = set
 			} else {
 				ce.File = file
-				line, found := keyLine(root, ce.Key)
+				line, found := config.KeyLine(root, ce.Key)
 				if found || len(sets) == 0 {
 					ce.Line = line
 				}
@@ -160,39 +226,6 @@ func sortedKeys(t reflect.Type) []string {
 	return names
 }
 
-// keyLine finds the line of a key path such as "search.sims" or
-// "evaluation.opponents[1]" in the document; found is false when the file
-// lacks it, and line is then that of its deepest part present (0: none).
-func keyLine(root *yaml.Node, key string) (line int, found bool) {
-	n := root
-	for _, part := range strings.Split(key, ".") {
-		name, index, hasIndex := strings.Cut(part, "[")
-		if n == nil || n.Kind != yaml.MappingNode {
-			return line, false
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == name {
-				next = n.Content[i+1]
-				line = n.Content[i].Line
-			}
-		}
-		if next == nil {
-			return line, false
-		}
-		if hasIndex {
-			k, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
-			if err != nil || next.Kind != yaml.SequenceNode || k >= len(next.Content) {
-				return line, false
-			}
-			next = next.Content[k]
-			line = next.Line
-		}
-		n = next
-	}
-	return line, true
-}
-
 // Marshal writes c as YAML with every key, in schema order: the effective
 // config `urim config print` shows and a run stores.
 func (c Config) Marshal() ([]byte, error) {
@@ -206,4 +239,18 @@ func (c Config) Marshal() ([]byte, error) {
 		return nil, fmt.Errorf("train: config: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// LoadRunConfig reads the config.yaml of the run directory dir, as
+// `urim train --resume DIR` does, and applies the overrides. A config.yaml
+// stored before each algorithm had a schema of its own holds every
+// algorithm's sections: those of other algorithms are dropped, not refused.
+func LoadRunConfig(dir string, sets []string) (Config, error) {
+	path := filepath.Join(dir, configFile)
+	data, err := config.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("train: config: %w", err)
+	}
+	cfg, err := decodeConfig(data, path, sets, true)
+	return cfg, trainError(err)
 }

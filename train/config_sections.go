@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,9 +16,11 @@ import (
 // [Spec]. Its keys are part of the one schema like the core's: decoded
 // strictly (errors name file, line and key path), overridden with --set,
 // printed by `urim config print`, stored in the run's config.yaml and
-// compared on resume. Every registered section is in every config, whatever
-// its algorithm: another algorithm's section is accepted, keeps its
-// defaults, and is ignored.
+// compared on resume. A config's schema is the core and its own
+// algorithm's sections only: another algorithm's section in a file is an
+// error naming its line and owner (a run's stored config.yaml written before
+// may hold them: [LoadRunConfig] drops them), so a new default of one
+// algorithm changes no other algorithm's runs.
 type Section struct {
 	// Key is the section's top-level key; it may not be a core key or
 	// another section's.
@@ -31,7 +34,7 @@ type Section struct {
 	// section's ([SectionOf]).
 	Default func() any
 	// Check, if not nil, validates the section (and what it needs of the
-	// rest of c), whatever c.Algorithm is: defaults must be valid. game is
+	// rest of c) in a config of its algorithm. game is
 	// the rules' game, nil when the rules are bad (reported already). Its
 	// errors are *ConfigError values whose Key is the full key path
 	// ("search.sims"); the decoder adds the file and line.
@@ -50,9 +53,10 @@ var (
 	// the top-level keys in printed order (guarded by regMu).
 	sections []section
 	order    []string
-	// schema is the struct type of the whole config, core and sections,
-	// built for the sections registered so far (nil: to build).
-	schema reflect.Type
+	// schemas are the struct types of each algorithm's config, core and
+	// its sections, built for the sections registered so far (emptied by
+	// each registration).
+	schemas = map[string]reflect.Type{}
 )
 
 // coreKeys returns the top-level keys of Config's own fields, in order.
@@ -105,7 +109,7 @@ func addSections(owner string, secs []Section) {
 		order = slices.Insert(order, at, s.Key)
 		sections = append(sections, section{Section: s, owner: owner, typ: typ})
 	}
-	schema = nil
+	clear(schemas)
 }
 
 func isSection(key string) bool {
@@ -130,28 +134,28 @@ func lookupSection(key string) (section, bool) {
 	return sectionOf(key)
 }
 
-// registeredSections returns the registered sections, in printed order.
-func registeredSections() []section {
+// sectionsOf returns the sections of algorithm algo, in printed order.
+func sectionsOf(algo string) []section {
 	regMu.RLock()
 	defer regMu.RUnlock()
 	var out []section
 	for _, key := range order {
-		if s, ok := sectionOf(key); ok {
+		if s, ok := sectionOf(key); ok && s.owner == algo {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// schemaType returns the struct type of the whole config: Config's fields
-// and a field per registered section, in printed order. The strict decoder,
-// --set, the printer and the finite-number check all work on a value of it
-// ([Config.schemaValue]).
-func schemaType() reflect.Type {
+// schemaType returns the struct type of algorithm algo's config: Config's
+// fields and a field per section of algo, in printed order. The strict
+// decoder, --set, the printer and the finite-number check all work on a
+// value of it ([Config.schemaValue]).
+func schemaType(algo string) reflect.Type {
 	regMu.Lock()
 	defer regMu.Unlock()
-	if schema != nil {
-		return schema
+	if t, ok := schemas[algo]; ok {
+		return t
 	}
 	keys := order
 	if keys == nil {
@@ -170,17 +174,19 @@ func schemaType() reflect.Type {
 			fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag})
 			continue
 		}
-		s, _ := sectionOf(key)
-		fields = append(fields, reflect.StructField{Name: "Section" + strconv.Itoa(len(fields)), Type: s.typ,
-			Tag: reflect.StructTag(`yaml:"` + key + `"`)})
+		if s, _ := sectionOf(key); s.owner == algo {
+			fields = append(fields, reflect.StructField{Name: "Section" + strconv.Itoa(len(fields)), Type: s.typ,
+				Tag: reflect.StructTag(`yaml:"` + key + `"`)})
+		}
 	}
-	schema = reflect.StructOf(fields)
-	return schema
+	schemas[algo] = reflect.StructOf(fields)
+	return schemas[algo]
 }
 
-// schemaValue returns a pointer to a new schema value holding c.
+// schemaValue returns a pointer to a new value of c's algorithm's schema
+// holding c.
 func (c *Config) schemaValue() reflect.Value {
-	t := schemaType()
+	t := schemaType(c.Algorithm)
 	p := reflect.New(t)
 	v, cv := p.Elem(), reflect.ValueOf(c).Elem()
 	for i := 0; i < t.NumField(); i++ {
@@ -194,12 +200,16 @@ func (c *Config) schemaValue() reflect.Value {
 	return p
 }
 
-// fromSchema returns the config a schema value (a pointer) holds.
-func fromSchema(p reflect.Value) Config {
-	var c Config
+// fromSchema returns the config a schema value (a pointer) holds; the
+// sections its schema lacks (another algorithm's) keep those of base.
+func fromSchema(p reflect.Value, base Config) Config {
+	c := base
 	v, cv := p.Elem(), reflect.ValueOf(&c).Elem()
 	t := v.Type()
-	c.sections = map[string]any{}
+	c.sections = maps.Clone(base.sections)
+	if c.sections == nil {
+		c.sections = map[string]any{}
+	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if cf, ok := cv.Type().FieldByName(f.Name); ok && yamlKey(cf) != "" {
@@ -252,9 +262,20 @@ func SetSection[T any](c *Config, key string, v T) {
 
 // defaultSections returns every registered section's default.
 func defaultSections() map[string]any {
+	regMu.RLock()
+	defer regMu.RUnlock()
 	m := map[string]any{}
-	for _, s := range registeredSections() {
+	for _, s := range sections {
 		m[s.Key] = s.Default()
 	}
 	return m
+}
+
+// foreignSection returns the algorithm owning section key when it is not
+// algo ("" when key is no section or algo's own).
+func foreignSection(key, algo string) string {
+	if s, ok := lookupSection(key); ok && s.owner != algo {
+		return s.owner
+	}
+	return ""
 }

@@ -138,5 +138,7 @@ func TestDocsListEveryKey(t *testing.T) {
 			}
 		}
 	}
-	walk(schemaType(), "")
+	for _, algo := range Algorithms() {
+		walk(schemaType(algo), "")
+	}
 }

@@ -94,7 +94,7 @@ func FirstError(errs ...error) error {
 
 // Validate reports the first bad value of c, in the printed order of the
 // keys, as a *ConfigError whose Key is the value's path: the core's keys
-// here, each registered section's by its Check. It changes nothing:
+// here, each of its algorithm's sections by its Check. It changes nothing:
 // defaults come from [Default].
 func (c *Config) Validate() error {
 	if err := checkFinite(c.schemaValue().Elem(), ""); err != nil {
@@ -150,7 +150,7 @@ func (c *Config) Validate() error {
 		var err error
 		if check, ok := core[key]; ok {
 			err = check()
-		} else if s, ok := lookupSection(key); ok && s.Check != nil {
+		} else if s, ok := lookupSection(key); ok && s.owner == c.Algorithm && s.Check != nil {
 			err = s.Check(c, game)
 		}
 		if err != nil {

@@ -287,7 +287,10 @@ func configDiff(a, b []byte) string {
 	ca.Output, cb.Output = "", ""                                 // the run directory may have moved
 	var diffs []string
 	ma, mb := topLevel(ca), topLevel(cb)
-	for _, k := range sortedKeys(schemaType()) {
+	if ca.Algorithm != cb.Algorithm {
+		return "algorithm"
+	}
+	for _, k := range sortedKeys(schemaType(cb.Algorithm)) {
 		if !bytes.Equal(ma[k], mb[k]) {
 			diffs = append(diffs, k)
 		}

@@ -8,9 +8,17 @@ import (
 // was written), through the schema of the registered sections.
 func yamlUnmarshal(data []byte, c *Config) error {
 	def := Default()
+	var head struct {
+		Algorithm string `yaml:"algorithm"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.Algorithm != "" {
+		def.Algorithm = head.Algorithm
+	}
+	// Leniently, into the algorithm's schema: the sections of others (in a
+	// config.yaml written before one schema per algorithm) are skipped.
 	sv := def.schemaValue()
 	err := yaml.Unmarshal(data, sv.Interface())
-	*c = fromSchema(sv)
+	*c = fromSchema(sv, def)
 	return err
 }
 

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/bench"
@@ -14,7 +12,7 @@ import (
 )
 
 func init() {
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "az",
 		usage: "[--config FILE] [--set key=value] [--games N,M] [--sims N] [--leaves N] [--moves 4] [--ckpt PATH] [--rules urim] [--json]",
 		short: "AlphaZero lock-step self-play: simulations per second and the share of time in the network",
@@ -43,107 +41,85 @@ Examples:
   urim bench az --config configs/quickstart.yaml
   urim bench az --set network.kind=mlp --set network.width=256 --set network.layer_norm=false --leaves 1
   urim bench az --ckpt models/urim-az.ckpt --leaves 2 --threads 2`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			var sets setFlags
-			config := fs.String("config", "", "training config (YAML) whose self-play to measure; default: the built-in configs/urim.yaml")
-			fs.Var(&sets, "set", "override a key of the config: key.path=value (repeatable)")
-			games := fs.String("games", "", "comma-separated numbers of games in lock-step (default: the config's selfplay.parallel_games)")
-			sims := fs.Int("sims", 0, "simulations per full search (default: the config's search.sims)")
-			leaves := fs.Int("leaves", 0, "leaves per game and round, with virtual loss (default: the config's search.leaf_batch)")
-			moves := fs.Int("moves", 4, "move rounds measured (each a move of every game)")
-			threads := fs.Int("threads", 1, "goroutines of the network's forward pass")
-			ckpt := fs.String("ckpt", "", "network checkpoint (default: an untrained network of the config's architecture)")
-			rules := fs.String("rules", "urim", "rules preset or YAML file (with --ckpt: the checkpoint's)")
-			seed := fs.Uint64("seed", 1, "seed of the network and the games")
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				if *sims < 0 || *leaves < 0 || *leaves > 1024 || *moves < 1 || *threads < 1 || *threads > 256 {
-					return usageErrorf("--moves and --threads (up to 256) must be at least 1, --sims at least 0, --leaves 0 to 1024")
-				}
-				counts := []int{0} // the config's
-				if *games != "" {
-					var err error
-					if counts, err = parseCounts(*games); err != nil {
-						return err
-					}
-				}
-				var tc train.Config
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		var sets setFlags
+		config := fs.String("config", "", "training config (YAML) whose self-play to measure; default: the built-in configs/urim.yaml")
+		fs.Var(&sets, "set", "override a key of the config: key.path=value (repeatable)")
+		games := fs.String("games", "", "comma-separated numbers of games in lock-step (default: the config's selfplay.parallel_games)")
+		sims := fs.Int("sims", 0, "simulations per full search (default: the config's search.sims)")
+		leaves := fs.Int("leaves", 0, "leaves per game and round, with virtual loss (default: the config's search.leaf_batch)")
+		moves := fs.Int("moves", 4, "move rounds measured (each a move of every game)")
+		threads := fs.Int("threads", 1, "goroutines of the network's forward pass")
+		ckpt := fs.String("ckpt", "", "network checkpoint (default: an untrained network of the config's architecture)")
+		rules := fs.String("rules", "urim", "rules preset or YAML file (with --ckpt: the checkpoint's)")
+		seed := fs.Uint64("seed", 1, "seed of the network and the games")
+		return func(io *stdio, out *benchOutput) error {
+			if *sims < 0 || *leaves < 0 || *leaves > 1024 || *moves < 1 || *threads < 1 || *threads > 256 {
+				return usageErrorf("--moves and --threads (up to 256) must be at least 1, --sims at least 0, --leaves 0 to 1024")
+			}
+			counts := []int{0} // the config's
+			if *games != "" {
 				var err error
-				if *config == "" {
-					tc, err = train.ParseConfig(configs.Urim, configs.UrimName, sets)
-				} else {
-					tc, err = train.LoadConfig(*config, sets)
-				}
-				if err != nil {
+				if counts, err = benchInts("--games", *games, 1<<16); err != nil {
 					return err
 				}
-				cfg := bench.AZOptions{Config: &tc, Sims: *sims, Leaves: *leaves, Moves: *moves, Threads: *threads, Seed: *seed}
-				if *ckpt != "" {
-					if cfg.Net, err = nn.LoadNet(*ckpt); err != nil {
-						return err
-					}
-					rulesSet := false
-					fs.Visit(func(f *flag.Flag) { rulesSet = rulesSet || f.Name == "rules" })
-					if rulesSet {
-						g, err := loadGame(*rules)
-						if err != nil {
-							return err
-						}
-						if key, a, b := cfg.Net.Rules().Diff(g.Rules()); key != "" {
-							return fmt.Errorf("--rules %s: the checkpoint %s plays %s (%s: %v, not %v); leave --rules out with --ckpt",
-								*rules, *ckpt, cfg.Net.Rules().Name, key, a, b)
-						}
-					}
-				} else {
+			}
+			var tc train.Config
+			var err error
+			if *config == "" {
+				tc, err = train.ParseConfig(configs.Urim, configs.UrimName, sets)
+			} else {
+				tc, err = train.LoadConfig(*config, sets)
+			}
+			if err != nil {
+				return err
+			}
+			cfg := bench.AZOptions{Config: &tc, Sims: *sims, Leaves: *leaves, Moves: *moves, Threads: *threads, Seed: *seed}
+			if *ckpt != "" {
+				if cfg.Net, err = nn.LoadNet(*ckpt); err != nil {
+					return err
+				}
+				rulesSet := false
+				fs.Visit(func(f *flag.Flag) { rulesSet = rulesSet || f.Name == "rules" })
+				if rulesSet {
 					g, err := loadGame(*rules)
 					if err != nil {
 						return err
 					}
-					cfg.Rules = g.Rules()
-				}
-				var rows []bench.AZResult
-				for _, n := range counts {
-					cfg.Games = n
-					label := "az"
-					if n > 0 {
-						label = fmt.Sprintf("az %d games", n)
+					if key, a, b := cfg.Net.Rules().Diff(g.Rules()); key != "" {
+						return fmt.Errorf("--rules %s: the checkpoint %s plays %s (%s: %v, not %v); leave --rules out with --ckpt",
+							*rules, *ckpt, cfg.Net.Rules().Name, key, a, b)
 					}
-					cfg.Progress = barProgress(benchBar(io.err, *quiet, *moves, label, "rounds"))
-					r, err := bench.AZ(cfg)
-					if err != nil {
-						return err
-					}
-					rows = append(rows, r)
 				}
-				if *asJSON {
-					return writeJSON(io.out, rows)
+			} else {
+				g, err := loadGame(*rules)
+				if err != nil {
+					return err
 				}
-				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+				cfg.Rules = g.Rules()
+			}
+			var rows []bench.AZResult
+			for _, n := range counts {
+				cfg.Games = n
+				label := "az"
+				if n > 0 {
+					label = fmt.Sprintf("az %d games", n)
+				}
+				cfg.Progress = barProgress(out.bar(*moves, label, "rounds"))
+				r, err := bench.AZ(cfg)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			return out.write(rows, func(tw *tabwriter.Writer) {
 				fmt.Fprintln(tw, "rules\tarch\tprecision\tgames\tsims/move\tleaves\tthreads\tseconds\tsims/s\tsims/CPU-s\tin network (CPU)\t(wall)\tmean batch\tnet pos/CPU-s\tallocs/sim\t")
 				for _, r := range rows {
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.1f%%\t%.1f%%\t%.1f\t%.0f\t%.3f\t\n", r.Rules, r.Arch, r.Precision, r.Games,
 						r.Sims, r.Leaves, r.Threads, r.Seconds, r.SimsPerSec, r.SimsPerCPUSec, 100*r.NetShare, 100*r.NetShareWall,
 						r.MeanBatch, r.NetPosPerS, r.AllocsPerSim)
 				}
-				return flushWithFooter(tw, io.out)
-			}
-		},
-	})
-}
-
-// parseCounts reads a comma-separated list of positive integers.
-func parseCounts(list string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 1<<16 {
-			return nil, usageErrorf("--games %q: want positive numbers up to 65536, separated by commas", list)
+			})
 		}
-		out = append(out, n)
-	}
-	return out, nil
+	})
 }

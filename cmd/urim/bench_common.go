@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urim-rl/urim/bench"
@@ -26,10 +29,65 @@ func benchGames(list string) ([]*env.Game, error) {
 	return games, err
 }
 
-// benchBar returns the progress of a benchmark on w over total items
-// (progress.To: a bar on a terminal, plain lines otherwise, none if quiet).
-func benchBar(w io.Writer, quiet bool, total int, desc, items string) *progress.Bar {
-	return progress.To(w, quiet).Bar(total, desc, items)
+// registerBenchmark registers the "urim bench" command c, whose setup is
+// left to the one scaffold of every benchmark: bind adds the benchmark's
+// own flags and returns its run; the scaffold adds --json and --quiet,
+// refuses arguments, and gives the run its progress bars and its writer of
+// results (JSON or the table with the footer).
+func registerBenchmark(c *command, bind func(fs *flag.FlagSet) func(io *stdio, out *benchOutput) error) {
+	c.setup = func(fs *flag.FlagSet) func(*stdio, []string) error {
+		run := bind(fs)
+		asJSON := fs.Bool("json", false, "print JSON instead of a table")
+		quiet := fs.Bool("quiet", false, "no progress bar")
+		return func(io *stdio, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unexpected arguments %q", args)
+			}
+			return run(io, &benchOutput{io: io, json: *asJSON, quiet: *quiet})
+		}
+	}
+	registerBench(c)
+}
+
+// benchOutput is where a benchmark's run reports: its progress and its rows.
+type benchOutput struct {
+	io          *stdio
+	json, quiet bool
+}
+
+// bar returns a progress bar over total items (progress.To: a bar on a
+// terminal, plain lines otherwise, none with --quiet).
+func (o *benchOutput) bar(total int, desc, items string) *progress.Bar {
+	return progress.To(o.io.err, o.quiet).Bar(total, desc, items)
+}
+
+// write prints rows as JSON with --json, else as the table that table
+// writes (a header line and a line per row, cells ending in tabs), right
+// aligned, with the Go version and cores below.
+func (o *benchOutput) write(rows any, table func(tw *tabwriter.Writer)) error {
+	if o.json {
+		return writeJSON(o.io.out, rows)
+	}
+	tw := tabwriter.NewWriter(o.io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	table(tw)
+	return flushWithFooter(tw, o.io.out)
+}
+
+// benchInts parses a flag's comma-separated list of integers from 1 to
+// most.
+func benchInts(flagName, list string, most int) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, usageErrorf("%s: %q is not a positive integer", flagName, f)
+		}
+		if n > most {
+			return nil, usageErrorf("%s: %d is more than %d", flagName, n, most)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // barProgress adapts a bar to the harnesses' Progress callbacks.

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "engine",
 		usage: "[--rules PRESET,...|all] [--duration 2s] [--threads N] [--json] [--quiet]",
 		short: "random playouts: moves and games per second per core",
@@ -24,46 +24,37 @@ Examples:
   urim bench engine
   urim bench engine --rules oware --duration 5s
   urim bench engine --rules all --json`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			rules := fs.String("rules", "all", "comma-separated rules presets or files, or all")
-			duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
-			threads := fs.Int("threads", 1, "goroutines playing at once")
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				if err := checkBenchWorkers("threads", *threads); err != nil {
-					return err
-				}
-				if err := checkBenchDuration("duration", *duration); err != nil {
-					return err
-				}
-				games, err := benchGames(*rules)
-				if err != nil {
-					return err
-				}
-				var rows []bench.EngineResult
-				bar := benchBar(io.err, *quiet, len(games), "bench engine", "rules")
-				for i, g := range games {
-					bar.Describe(fmt.Sprintf("bench engine %s, %s on %s", g.Name(), *duration, progress.Count(*threads, "threads")))
-					bar.Set(i)
-					rows = append(rows, bench.Playouts(g, *duration, *threads))
-				}
-				bar.Set(len(games))
-				bar.Finish()
-				if *asJSON {
-					return writeJSON(io.out, rows)
-				}
-				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		rules := fs.String("rules", "all", "comma-separated rules presets or files, or all")
+		duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
+		threads := fs.Int("threads", 1, "goroutines playing at once")
+		return func(io *stdio, out *benchOutput) error {
+			if err := checkBenchWorkers("threads", *threads); err != nil {
+				return err
+			}
+			if err := checkBenchDuration("duration", *duration); err != nil {
+				return err
+			}
+			games, err := benchGames(*rules)
+			if err != nil {
+				return err
+			}
+			var rows []bench.EngineResult
+			bar := out.bar(len(games), "bench engine", "rules")
+			for i, g := range games {
+				bar.Describe(fmt.Sprintf("bench engine %s, %s on %s", g.Name(), *duration, progress.Count(*threads, "threads")))
+				bar.Set(i)
+				rows = append(rows, bench.Playouts(g, *duration, *threads))
+			}
+			bar.Set(len(games))
+			bar.Finish()
+			return out.write(rows, func(tw *tabwriter.Writer) {
 				fmt.Fprintln(tw, "rules\tthreads\tmoves/s per core\tgames/s per core\tmoves/game\tns/move\t")
 				for _, r := range rows {
 					fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f\t%.1f\t\n", r.Rules, r.Threads, r.MovesPerSecPerCore,
 						r.GamesPerSecPerCore, r.MovesPerGame, 1e9/r.MovesPerSecPerCore)
 				}
-				return flushWithFooter(tw, io.out)
-			}
-		},
+			})
+		}
 	})
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"strconv"
-	"strings"
+	"math"
 	"text/tabwriter"
 	"time"
 
@@ -14,7 +12,7 @@ import (
 )
 
 func init() {
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "env",
 		usage: "[--rules urim] [--n 64,1024,4096,16384] [--workers 1,2] [--encoding compact] [--duration 1s | --steps K] [--json]",
 		short: "vectorized environment: game steps per second for batch sizes and worker counts",
@@ -34,39 +32,30 @@ Examples:
   urim bench env --n 4096 --workers 1,2 --duration 3s
   urim bench env --encoding thermometer --autoreset same_step --opening 8
   urim bench env --rules oware --steps 10000000 --json`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			f := &envBenchFlags{}
-			f.bind(fs)
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				o, err := f.options()
-				if err != nil {
-					return err
-				}
-				g, err := loadGame(f.rules)
-				if err != nil {
-					return err
-				}
-				for _, n := range o.N { // before the first run, not after
-					if err := env.CheckVecMemory(g, n, env.VecOptions{Encoding: o.Encoding, AutoReset: o.AutoReset}); err != nil {
-						return usageErrorf("--n %d: %v", n, err)
-					}
-				}
-				o.Progress = barProgress(benchBar(io.err, *quiet, len(o.N)*len(o.Workers), "bench env", "runs"))
-				rows, err := bench.Env(g, o)
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return writeJSON(io.out, rows)
-				}
-				return printEnvBench(io.out, rows)
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		f := &envBenchFlags{}
+		f.bind(fs)
+		return func(io *stdio, out *benchOutput) error {
+			o, err := f.options()
+			if err != nil {
+				return err
 			}
-		},
+			g, err := loadGame(f.rules)
+			if err != nil {
+				return err
+			}
+			for _, n := range o.N { // before the first run, not after
+				if err := env.CheckVecMemory(g, n, env.VecOptions{Encoding: o.Encoding, AutoReset: o.AutoReset}); err != nil {
+					return usageErrorf("--n %d: %v", n, err)
+				}
+			}
+			o.Progress = barProgress(out.bar(len(o.N)*len(o.Workers), "bench env", "runs"))
+			rows, err := bench.Env(g, o)
+			if err != nil {
+				return err
+			}
+			return out.write(rows, func(tw *tabwriter.Writer) { envTable(tw, rows) })
+		}
 	})
 }
 
@@ -93,10 +82,10 @@ func (f *envBenchFlags) bind(fs *flag.FlagSet) {
 func (f *envBenchFlags) options() (bench.EnvOptions, error) {
 	var o bench.EnvOptions
 	var err error
-	if o.N, err = envBenchInts("--n", f.ns); err != nil {
+	if o.N, err = benchInts("--n", f.ns, math.MaxInt); err != nil {
 		return o, err
 	}
-	if o.Workers, err = envBenchInts("--workers", f.workers); err != nil {
+	if o.Workers, err = benchInts("--workers", f.workers, math.MaxInt); err != nil {
 		return o, err
 	}
 	if o.Encoding, err = env.ParseEncoding(f.encoding); err != nil {
@@ -122,22 +111,8 @@ func (f *envBenchFlags) options() (bench.EnvOptions, error) {
 	return o, nil
 }
 
-// envBenchInts parses a comma-separated list of positive integers.
-func envBenchInts(flagName, list string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, usageErrorf("%s: %q is not a positive integer", flagName, f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// printEnvBench prints rows as a table.
-func printEnvBench(w io.Writer, rows []bench.EnvResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+// envTable writes rows as a table.
+func envTable(tw *tabwriter.Writer, rows []bench.EnvResult) {
 	fmt.Fprintln(tw, "rules\tencoding\tN\tworkers\tsteps/s\tsteps/s per worker\tns/step\tspeed-up\tcpu scaling\tallocs/batch step\tbytes/game\t")
 	for _, r := range rows {
 		speedup := "-"
@@ -147,5 +122,4 @@ func printEnvBench(w io.Writer, rows []bench.EnvResult) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3gM\t%.3gM\t%.1f\t%s\t%.2fx\t%.2f\t%.0f\t\n", r.Rules, r.Encoding, r.N, r.Workers,
 			r.StepsPerSec/1e6, r.StepsPerSecWorker/1e6, r.NsPerStep, speedup, r.CPUScaling, r.AllocsPerBatch, r.BytesPerGame)
 	}
-	return flushWithFooter(tw, w)
 }

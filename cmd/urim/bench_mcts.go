@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "mcts",
 		usage: "[--rules oware,urim] [--sims 1000] [--c 2] [--threads N] [--moves 300] [--json]",
 		short: "MCTS simulations per second per core, against a random-playout baseline",
@@ -31,49 +31,40 @@ Examples:
   urim bench mcts
   urim bench mcts --rules all --moves 1000 --json
   urim bench mcts --threads 2 --sims 4000`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			f := &mctsBenchFlags{}
-			f.bind(fs)
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				o, err := f.options()
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		f := &mctsBenchFlags{}
+		f.bind(fs)
+		return func(io *stdio, out *benchOutput) error {
+			o, err := f.options()
+			if err != nil {
+				return err
+			}
+			games, err := benchGames(f.rules)
+			if err != nil {
+				return err
+			}
+			var rows []bench.MCTSResult
+			for _, g := range games {
+				base := bench.Playouts(g, f.baseline, 1)
+				o.Progress = barProgress(out.bar(o.Moves, "mcts "+g.Name(), "moves"))
+				r, err := bench.MCTS(g, o)
 				if err != nil {
 					return err
 				}
-				games, err := benchGames(f.rules)
-				if err != nil {
-					return err
-				}
-				var rows []bench.MCTSResult
-				for _, g := range games {
-					base := bench.Playouts(g, f.baseline, 1)
-					o.Progress = barProgress(benchBar(io.err, *quiet, o.Moves, "mcts "+g.Name(), "moves"))
-					r, err := bench.MCTS(g, o)
-					if err != nil {
-						return err
-					}
-					r.PlayoutsPerSec = base.GamesPerSecPerCore
-					r.Ratio = r.SimsPerSecPerCore / base.GamesPerSecPerCore
-					rows = append(rows, r)
-				}
-				if *asJSON {
-					return writeJSON(io.out, rows)
-				}
-				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+				r.PlayoutsPerSec = base.GamesPerSecPerCore
+				r.Ratio = r.SimsPerSecPerCore / base.GamesPerSecPerCore
+				rows = append(rows, r)
+			}
+			return out.write(rows, func(tw *tabwriter.Writer) {
 				fmt.Fprintln(tw, "rules\tsims/move\tc\tthreads\tmoves\tseconds\tsims/s per core\tplayouts/s (baseline)\tratio\tallocs/sim\t")
 				for _, r := range rows {
 					fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.2f\t%.3f\t\n", r.Rules, r.SimsPerMove, r.C, r.Threads,
 						r.Moves, r.Seconds, r.SimsPerSecPerCore, r.PlayoutsPerSec, r.Ratio, r.AllocsPerSim)
 				}
-				return flushWithFooter(tw, io.out)
-			}
-		},
+			})
+		}
 	})
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "alphabeta",
 		usage: "[--rules oware,urim] [--depth 10] [--tt 20] [--positions 50] [--json]",
 		short: "alpha-beta nodes per second, against the engine's moves per second",
@@ -87,44 +78,35 @@ search's bookkeeping.
 Examples:
   urim bench alphabeta
   urim bench alphabeta --rules urim --depth 12 --json`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			f := &alphaBetaBenchFlags{}
-			f.bind(fs)
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				o, err := f.options()
-				if err != nil {
-					return err
-				}
-				games, err := benchGames(f.rules)
-				if err != nil {
-					return err
-				}
-				var rows []bench.AlphaBetaResult
-				for _, g := range games {
-					base := bench.Playouts(g, f.baseline, 1)
-					o.Progress = barProgress(benchBar(io.err, *quiet, o.Positions, "alphabeta "+g.Name(), "positions"))
-					r := bench.AlphaBeta(g, o)
-					r.MovesPerSec = base.MovesPerSecPerCore
-					r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
-					rows = append(rows, r)
-				}
-				if *asJSON {
-					return writeJSON(io.out, rows)
-				}
-				tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		f := &alphaBetaBenchFlags{}
+		f.bind(fs)
+		return func(io *stdio, out *benchOutput) error {
+			o, err := f.options()
+			if err != nil {
+				return err
+			}
+			games, err := benchGames(f.rules)
+			if err != nil {
+				return err
+			}
+			var rows []bench.AlphaBetaResult
+			for _, g := range games {
+				base := bench.Playouts(g, f.baseline, 1)
+				o.Progress = barProgress(out.bar(o.Positions, "alphabeta "+g.Name(), "positions"))
+				r := bench.AlphaBeta(g, o)
+				r.MovesPerSec = base.MovesPerSecPerCore
+				r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
+				rows = append(rows, r)
+			}
+			return out.write(rows, func(tw *tabwriter.Writer) {
 				fmt.Fprintln(tw, "rules\tdepth\tpositions\tnodes/search\tms/search\tnodes/s\tmoves/s (baseline)\tratio\t")
 				for _, r := range rows {
 					fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t\n", r.Rules, r.Depth, r.Positions,
 						r.NodesPerSearch, r.MsPerSearch, r.NodesPerSec, r.MovesPerSec, r.Ratio)
 				}
-				return flushWithFooter(tw, io.out)
-			}
-		},
+			})
+		}
 	})
 }
 

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	registerBench(&command{
+	registerBenchmark(&command{
 		name:  "nn",
 		usage: "[--arch mlp --width 256 --depth 3 [--layernorm]] [--rules urim] [--encoding compact] [--train 256,1024] [--predict 1,64,512] [--threads 1,2] [--backends all] [--precision fp32,int8] [--round 200ms] [--rounds 5] [--json]",
 		short: "networks: training steps per second and positions per second",
@@ -33,84 +33,75 @@ Examples:
   urim bench nn --backends all --rounds 9 --json
   urim bench nn --arch resmlp --width 128 --layernorm --train none --predict 1,512 --threads 1 --precision fp32,int8
   urim bench nn --arch resmlp --width 128 --depth 4 --layernorm --predict 1,256`,
-		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-			arch := nn.DefaultArch()
-			fs.StringVar(&arch.Kind, "arch", arch.Kind, "architecture: mlp or resmlp")
-			fs.IntVar(&arch.Width, "width", arch.Width, "units per hidden layer")
-			fs.IntVar(&arch.Depth, "depth", arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
-			fs.BoolVar(&arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
-			rules := rulesFlag(fs)
-			enc := fs.String("encoding", "compact", "observation encoding: compact or thermometer")
-			train := fs.String("train", "256,1024", "comma-separated training batch sizes (\"none\" to skip)")
-			predict := fs.String("predict", "1,64,512", "comma-separated inference batch sizes (\"none\" to skip)")
-			threads := fs.String("threads", "1,2", "comma-separated thread counts")
-			backends := fs.String("backends", "", "comma-separated kernels back-ends, or all (default: the one in use, "+kernels.Backend()+")")
-			precision := fs.String("precision", "fp32", "comma-separated precisions of inference: fp32, int8")
-			round := fs.Duration("round", 200*time.Millisecond, "time per configuration per round")
-			rounds := fs.Int("rounds", 5, "interleaved rounds; figures are medians")
-			asJSON := fs.Bool("json", false, "print JSON instead of a table")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(io *stdio, args []string) error {
-				if len(args) > 0 {
-					return usageErrorf("unexpected arguments %q", args)
-				}
-				if err := arch.Validate(); err != nil {
-					return usageErrorf("%v", err)
-				}
-				o := bench.NNOptions{Arch: arch, Round: *round, Rounds: *rounds}
-				var err error
-				if o.Encoding, err = env.ParseEncoding(*enc); err != nil {
-					return usageErrorf("--encoding: %v", err)
-				}
-				if o.TrainBatches, err = nnBenchInts("--train", *train); err != nil {
-					return err
-				}
-				if o.PredictBatches, err = nnBenchInts("--predict", *predict); err != nil {
-					return err
-				}
-				if o.Threads, err = envBenchInts("--threads", *threads); err != nil {
-					return err
-				}
-				if *round <= 0 || *rounds < 1 {
-					return usageErrorf("--round and --rounds must be positive")
-				}
-				for _, name := range strings.Split(*precision, ",") {
-					p, err := nn.ParsePrecision(name)
-					if err != nil {
-						return usageErrorf("--precision: %v", err)
-					}
-					o.Precisions = append(o.Precisions, p)
-				}
-				switch *backends {
-				case "":
-				case "all":
-					o.Backends = kernels.Backends()
-				default:
-					o.Backends = strings.Split(*backends, ",")
-					for _, b := range o.Backends {
-						if !contains(kernels.Backends(), b) {
-							return usageErrorf("--backends: %q is not available (available: %s)", b, strings.Join(kernels.Backends(), ", "))
-						}
-					}
-				}
-				g, err := loadGame(*rules)
-				if err != nil {
-					return err
-				}
-				o.Rules = g.Rules()
-				bar := benchBar(io.err, *quiet, bench.NNMeasurements(o), "bench nn", "runs")
-				o.Progress = func() { bar.Add(1) }
-				rows, err := bench.RunNN(o)
-				bar.Finish()
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return writeJSON(io.out, rows)
-				}
-				return printNNBench(io.out, rows)
+	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
+		arch := nn.DefaultArch()
+		fs.StringVar(&arch.Kind, "arch", arch.Kind, "architecture: mlp or resmlp")
+		fs.IntVar(&arch.Width, "width", arch.Width, "units per hidden layer")
+		fs.IntVar(&arch.Depth, "depth", arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
+		fs.BoolVar(&arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
+		rules := rulesFlag(fs)
+		enc := fs.String("encoding", "compact", "observation encoding: compact or thermometer")
+		train := fs.String("train", "256,1024", "comma-separated training batch sizes (\"none\" to skip)")
+		predict := fs.String("predict", "1,64,512", "comma-separated inference batch sizes (\"none\" to skip)")
+		threads := fs.String("threads", "1,2", "comma-separated thread counts")
+		backends := fs.String("backends", "", "comma-separated kernels back-ends, or all (default: the one in use, "+kernels.Backend()+")")
+		precision := fs.String("precision", "fp32", "comma-separated precisions of inference: fp32, int8")
+		round := fs.Duration("round", 200*time.Millisecond, "time per configuration per round")
+		rounds := fs.Int("rounds", 5, "interleaved rounds; figures are medians")
+		return func(io *stdio, out *benchOutput) error {
+			if err := arch.Validate(); err != nil {
+				return usageErrorf("%v", err)
 			}
-		},
+			o := bench.NNOptions{Arch: arch, Round: *round, Rounds: *rounds}
+			var err error
+			if o.Encoding, err = env.ParseEncoding(*enc); err != nil {
+				return usageErrorf("--encoding: %v", err)
+			}
+			if o.TrainBatches, err = nnBenchInts("--train", *train); err != nil {
+				return err
+			}
+			if o.PredictBatches, err = nnBenchInts("--predict", *predict); err != nil {
+				return err
+			}
+			if o.Threads, err = benchInts("--threads", *threads, math.MaxInt); err != nil {
+				return err
+			}
+			if *round <= 0 || *rounds < 1 {
+				return usageErrorf("--round and --rounds must be positive")
+			}
+			for _, name := range strings.Split(*precision, ",") {
+				p, err := nn.ParsePrecision(name)
+				if err != nil {
+					return usageErrorf("--precision: %v", err)
+				}
+				o.Precisions = append(o.Precisions, p)
+			}
+			switch *backends {
+			case "":
+			case "all":
+				o.Backends = kernels.Backends()
+			default:
+				o.Backends = strings.Split(*backends, ",")
+				for _, b := range o.Backends {
+					if !contains(kernels.Backends(), b) {
+						return usageErrorf("--backends: %q is not available (available: %s)", b, strings.Join(kernels.Backends(), ", "))
+					}
+				}
+			}
+			g, err := loadGame(*rules)
+			if err != nil {
+				return err
+			}
+			o.Rules = g.Rules()
+			bar := out.bar(bench.NNMeasurements(o), "bench nn", "runs")
+			o.Progress = func() { bar.Add(1) }
+			rows, err := bench.RunNN(o)
+			bar.Finish()
+			if err != nil {
+				return err
+			}
+			return out.write(rows, func(tw *tabwriter.Writer) { nnTable(tw, rows) })
+		}
 	})
 }
 
@@ -128,15 +119,14 @@ func nnBenchInts(flagName, list string) ([]int, error) {
 	if list == "none" {
 		return []int{}, nil
 	}
-	return envBenchInts(flagName, list)
+	return benchInts(flagName, list, math.MaxInt)
 }
 
-func printNNBench(w io.Writer, rows []bench.NNRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+// nnTable writes rows as a table.
+func nnTable(tw *tabwriter.Writer, rows []bench.NNRow) {
 	fmt.Fprintln(tw, "backend\tkind\tprecision\tarch\tbatch\tthreads\tsteps/s\tpositions/s\tµs/step\tcpu µs/step\tspread\tallocs/step\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.1f\t%.0f%%\t%.2f\t\n", r.Backend, r.Kind, r.Precision, r.Arch, r.Batch, r.Threads,
 			r.StepsPerSec, r.PositionsPerSec, r.MicrosPerStep, r.CPUMicrosPerStep, 100*r.Spread, r.AllocsPerStep)
 	}
-	return flushWithFooter(tw, w)
 }

@@ -72,9 +72,10 @@ Examples:
 			fs.StringVar(&fc.Store, "store", "", "game store file: reuse stored games and add new ones")
 			fs.StringVar(&fc.Output, "output", "", "directory for report.md, results.json, games.csv and ratings.png")
 			fs.StringVar(&fc.Output, "out", "", "short for --output")
-			asJSON := fs.Bool("json", false, "print JSON instead of Markdown")
-			natsURL := fs.String("nats", "", "play the games on the workers of a distributed run on this NATS server (docs/distributed.md); credentials from URIM_NATS_*")
-			natsRun := fs.String("run", "", "with --nats: the run whose workers play (default: the only run on the server)")
+			e := &evalArgs{fs: fs, m: m, config: config, list: list,
+				asJSON:  fs.Bool("json", false, "print JSON instead of Markdown"),
+				natsURL: fs.String("nats", "", "play the games on the workers of a distributed run on this NATS server (docs/distributed.md); credentials from URIM_NATS_*"),
+				natsRun: fs.String("run", "", "with --nats: the run whose workers play (default: the only run on the server)")}
 			return func(io *stdio, args []string) error {
 				if len(args) > 0 && args[0] == "accuracy" {
 					if code := runCommand(accuracyCommand, "urim eval accuracy", args[1:], io); code != 0 {
@@ -91,102 +92,129 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				gamesSet := false
-				fs.Visit(func(f *flag.Flag) { gamesSet = gamesSet || f.Name == "games" })
-				if gamesSet {
-					// The parity is checked with the config's pairing.
-					if err := checkGames(fc.Games, false); err != nil {
-						return err
-					}
-				}
-				var cfg evaluate.Config
-				switch {
-				case *config != "" && *list != "":
-					return usageErrorf("give --config or --agents, not both")
-				case *config != "":
-					c, err := evaluate.LoadConfig(*config)
-					if err != nil {
-						return err
-					}
-					cfg = c
-					// Flags given override the file's keys of the same name.
-					if err := overlayFlags(fs, &cfg, fc, evalFlagKeys); err != nil {
-						return err
-					}
-				case *list != "":
-					cfg = *fc
-					cfg.Agents = evaluate.PlayersFromSpecs(evaluate.SplitSpecs(*list))
-				default:
-					return usageErrorf("give --config FILE or --agents A,B,...")
-				}
-				if err := cfg.Validate(); err != nil {
-					return err
-				}
-				if err := cfg.LoadRules(); err != nil {
-					return err
-				}
-				// Outputs are checked before any game is played.
-				if cfg.Output != "" {
-					if err := evaluate.CheckWritableDir(cfg.Output); err != nil {
-						return err
-					}
-				}
-				if cfg.Store != "" {
-					if err := evaluate.CheckWritableDir(filepath.Dir(cfg.Store)); err != nil {
-						return err
-					}
-				}
-				cfg.Progress = progress.To(io.err, m.quiet).Func("tournament", "games")
-				ctx, stop := interruptible()
-				defer stop()
-				defer classic.CloseExternalEngines()
-				if *natsURL != "" {
-					er, err := cluster.OpenEval(ctx, *natsURL, cluster.CredentialsFrom(train.Cluster{}), *natsRun, 1)
-					if err != nil {
-						return err
-					}
-					defer er.Close()
-					cfg.Remote = er
-				} else if *natsRun != "" {
-					return usageErrorf("--run is for --nats")
-				}
-				res, err := evaluate.RunTournament(ctx, cfg)
-				if err != nil && ctx.Err() != nil {
-					return interrupted(io, "urim eval", res, cfg.Store)
-				}
+				cfg, err := e.tournament()
 				if err != nil {
 					return err
 				}
-				if res.Reused > 0 {
-					fmt.Fprintf(io.err, "urim eval: reused %d stored games, played %d\n", res.Reused, res.Played)
-				}
-				var reportErr error
-				if cfg.Output != "" {
-					paths, fallback, err := evaluate.SaveReports(cfg.Output, res)
-					for _, p := range paths {
-						fmt.Fprintf(io.err, "urim eval: wrote %s\n", p)
-					}
-					if err != nil && fallback != "" {
-						fmt.Fprintf(io.err, "urim eval: %v\nurim eval: the results are saved in %s instead\n", err, fallback)
-					} else if err != nil {
-						fmt.Fprintf(io.err, "urim eval: %v\n", err)
-					}
-					// The report still goes to standard output, and then
-					// the command fails.
-					reportErr = err
-				}
-				if *asJSON {
-					err = evaluate.WriteJSON(io.out, res)
-				} else {
-					err = evaluate.WriteMarkdown(io.out, res)
-				}
-				if err == nil && reportErr != nil {
-					return exitCode(1)
-				}
-				return err
+				return runEval(io, cfg, e)
 			}
 		},
 	})
+}
+
+// evalArgs are the flags of urim eval, as bound.
+type evalArgs struct {
+	fs               *flag.FlagSet
+	m                *matchOptions
+	config, list     *string
+	asJSON           *bool
+	natsURL, natsRun *string
+}
+
+// tournament returns the tournament the flags ask for, from --config (the
+// flags given laid over it) or --agents, validated, its rules loaded and its
+// outputs checked, before any game is played.
+func (e *evalArgs) tournament() (evaluate.Config, error) {
+	fs, fc := e.fs, &e.m.cfg
+	gamesSet := false
+	fs.Visit(func(f *flag.Flag) { gamesSet = gamesSet || f.Name == "games" })
+	if gamesSet {
+		// The parity is checked with the config's pairing.
+		if err := checkGames(fc.Games, false); err != nil {
+			return evaluate.Config{}, err
+		}
+	}
+	var cfg evaluate.Config
+	switch {
+	case *e.config != "" && *e.list != "":
+		return cfg, usageErrorf("give --config or --agents, not both")
+	case *e.config != "":
+		c, err := evaluate.LoadConfig(*e.config)
+		if err != nil {
+			return cfg, err
+		}
+		cfg = c
+		// Flags given override the file's keys of the same name.
+		if err := overlayFlags(fs, &cfg, fc, evalFlagKeys); err != nil {
+			return cfg, err
+		}
+	case *e.list != "":
+		cfg = *fc
+		cfg.Agents = evaluate.PlayersFromSpecs(evaluate.SplitSpecs(*e.list))
+	default:
+		return cfg, usageErrorf("give --config FILE or --agents A,B,...")
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, err
+	}
+	if err := cfg.LoadRules(); err != nil {
+		return cfg, err
+	}
+	if cfg.Output != "" {
+		if err := evaluate.CheckWritableDir(cfg.Output); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Store != "" {
+		if err := evaluate.CheckWritableDir(filepath.Dir(cfg.Store)); err != nil {
+			return cfg, err
+		}
+	}
+	if *e.natsURL == "" && *e.natsRun != "" {
+		return cfg, usageErrorf("--run is for --nats")
+	}
+	return cfg, nil
+}
+
+// runEval plays the tournament (here, or on a distributed run's workers
+// with --nats), writes its reports to --output and prints one.
+func runEval(io *stdio, cfg evaluate.Config, e *evalArgs) error {
+	cfg.Progress = progress.To(io.err, e.m.quiet).Func("tournament", "games")
+	ctx, stop := interruptible()
+	defer stop()
+	defer classic.CloseExternalEngines()
+	if *e.natsURL != "" {
+		er, err := cluster.OpenEval(ctx, *e.natsURL, cluster.CredentialsFrom(train.Cluster{}), *e.natsRun, 1)
+		if err != nil {
+			return err
+		}
+		defer er.Close()
+		cfg.Remote = er
+	}
+	res, err := evaluate.RunTournament(ctx, cfg)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(io, "urim eval", res, cfg.Store)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Reused > 0 {
+		fmt.Fprintf(io.err, "urim eval: reused %d stored games, played %d\n", res.Reused, res.Played)
+	}
+	var reportErr error
+	if cfg.Output != "" {
+		paths, fallback, err := evaluate.SaveReports(cfg.Output, res)
+		for _, p := range paths {
+			fmt.Fprintf(io.err, "urim eval: wrote %s\n", p)
+		}
+		if err != nil && fallback != "" {
+			fmt.Fprintf(io.err, "urim eval: %v\nurim eval: the results are saved in %s instead\n", err, fallback)
+		} else if err != nil {
+			fmt.Fprintf(io.err, "urim eval: %v\n", err)
+		}
+		// The report still goes to standard output, and then the command
+		// fails.
+		reportErr = err
+	}
+	if *e.asJSON {
+		err = evaluate.WriteJSON(io.out, res)
+	} else {
+		err = evaluate.WriteMarkdown(io.out, res)
+	}
+	if err == nil && reportErr != nil {
+		return exitCode(1)
+	}
+	return err
 }
 
 // evalFlagKeys maps the flags of urim eval that a tournament config file

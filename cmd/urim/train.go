@@ -3,7 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
+	"os"
+	"strconv"
 
 	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/configs"
@@ -112,52 +113,78 @@ Examples:
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				path := *config
-				if path == "" && resume.dir != "" {
-					path = filepath.Join(resume.dir, "config.yaml")
-				}
-				var cfg train.Config
-				if path == "" {
-					// The built-in defaults: the shipped quickstart config.
-					cfg, err = train.ParseConfig(configs.Quickstart, configs.QuickstartName, sets)
-				} else {
-					cfg, err = train.LoadConfig(path, sets)
-				}
+				cfg, err := trainConfig(*config, resume.dir, sets)
 				if err != nil {
 					return err
 				}
-				if resume.dir != "" {
-					cfg.Output = resume.dir
-				}
-				opt := train.Options{Resume: resume.on, Log: io.err, Progress: progress.To(io.err, *quiet)}
-				ctx, stop := interruptible()
-				defer stop()
-				defer classic.CloseExternalEngines()
-				if cfg.Cluster.Distributed() {
-					if err := cfg.Validate(); err != nil {
-						return err
-					}
-					l, err := cluster.OpenLearner(ctx, &cfg, cluster.LearnerOptions{Log: io.err})
-					if err != nil {
-						return err
-					}
-					defer l.Close()
-					opt.Remote, opt.Evaluation = l, l.Evaluation()
-				}
-				sum, err := train.Run(ctx, cfg, opt)
-				if stoppedBy(ctx, err) {
-					return trainInterrupted(io, cfg.Output, sum)
-				}
-				if err != nil {
-					return err
-				}
-				best := train.CheckpointPath(sum.Dir, sum.Best)
-				fmt.Fprintf(io.out, "%s: %s; best network: %s\n", sum.Dir, progress.Count(sum.Iterations, "iterations"), best)
-				fmt.Fprintf(io.out, "next: %s\n", nextCommand(cfg.Algorithm, best))
-				return nil
+				return runTrain(io, cfg, train.Options{Resume: resume.on, Log: io.err, Progress: progress.To(io.err, *quiet)})
 			}
 		},
 	})
+}
+
+// trainConfig reads the training config: --config's file, else the run's
+// own config.yaml with --resume DIR, else the built-in quickstart.
+func trainConfig(file, resumeDir string, sets []string) (cfg train.Config, err error) {
+	switch {
+	case file != "":
+		cfg, err = train.LoadConfig(file, sets)
+	case resumeDir != "":
+		cfg, err = train.LoadRunConfig(resumeDir, sets)
+	default:
+		cfg, err = train.ParseConfig(configs.Quickstart, configs.QuickstartName, sets)
+	}
+	if err == nil && resumeDir != "" {
+		cfg.Output = resumeDir
+	}
+	return cfg, err
+}
+
+// runTrain trains cfg, its self-play on local or remote workers when the
+// cluster section asks for them, and prints where the best network is.
+func runTrain(io *stdio, cfg train.Config, opt train.Options) error {
+	ctx, stop := interruptible()
+	defer stop()
+	defer classic.CloseExternalEngines()
+	if cfg.Cluster.Distributed() {
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+		command, err := localWorkerCommand(cfg.Cluster.WorkerThreads)
+		if err != nil {
+			return err
+		}
+		l, err := cluster.OpenLearner(ctx, &cfg, cluster.LearnerOptions{Log: io.err, WorkerCommand: command})
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		opt.Remote, opt.Evaluation = l, l.Evaluation()
+	}
+	sum, err := train.Run(ctx, cfg, opt)
+	if stoppedBy(ctx, err) {
+		return trainInterrupted(io, cfg.Output, sum)
+	}
+	if err != nil {
+		return err
+	}
+	best := train.CheckpointPath(sum.Dir, sum.Best)
+	fmt.Fprintf(io.out, "%s: %s; best network: %s\n", sum.Dir, progress.Count(sum.Iterations, "iterations"), best)
+	fmt.Fprintf(io.out, "next: %s\n", nextCommand(cfg.Algorithm, best))
+	return nil
+}
+
+// localWorkerCommand returns the command line of the local workers of
+// cluster.workers: this executable's "urim worker" on the embedded server.
+func localWorkerCommand(threads int) (func(i int, url, run string) []string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("urim train: local workers: %w", err)
+	}
+	t := strconv.Itoa(threads)
+	return func(i int, url, run string) []string {
+		return []string{exe, "worker", "--nats", url, "--run", run, "--threads", t, "--id", fmt.Sprintf("local-%d", i), "--local"}
+	}, nil
 }
 
 // trainInterrupted reports a training run stopped by Ctrl-C: its completed

@@ -38,40 +38,50 @@ func q8Tile1x32AVXVNNI(a *uint8, lda int, w *int8, ldw int, groups int, rowScale
 //go:noescape
 func q8QuantizeAVX512(dst *uint8, ldd int, x *float32, ldx int, rows, k int, scale *float32, zero *int32)
 
+// q8Tile is the signature of the assembly tiles: rows of a (u8, lda
+// apart) against a panel of w, written to c with the scales, zero points,
+// column sums, bias and floor applied.
+type q8Tile func(a *uint8, lda int, w *int8, ldw int, groups int, rowScale *float32, rowZero *int32, colScale *float32, colSum *int32, bias *float32, c *float32, ldc int, floor float32)
+
+// q8Tiles is one back-end's pair of tiles: wide covers rows rows at once,
+// one a single row, both width columns.
+type q8Tiles struct {
+	rows, width int
+	wide, one   q8Tile
+}
+
+var (
+	tilesAVX512VNNI = q8Tiles{rows: 6, width: 64, wide: q8Tile6x64AVX512, one: q8Tile1x64AVX512}
+	tilesAVXVNNI    = q8Tiles{rows: 2, width: 32, wide: q8Tile2x32AVXVNNI, one: q8Tile1x32AVXVNNI}
+)
+
 // q8AVX512VNNI runs Q8Gemm on the AVX-512 VNNI kernels, for n a multiple
 // of 64.
 func q8AVX512VNNI(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c []float32, ldc int) bool {
-	n, kp := p.n, q.kp
-	if n%64 != 0 {
-		return false
-	}
-	for j := 0; j < n; j += 64 {
-		w := &p.data[j*4]
-		i := 0
-		for ; i+6 <= m; i += 6 {
-			q8Tile6x64AVX512(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
-		}
-		for ; i < m; i++ {
-			q8Tile1x64AVX512(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
-		}
-	}
-	return true
+	return tilesAVX512VNNI.gemm(m, q, p, bias, floor, c, ldc)
 }
 
 // q8AVXVNNI runs Q8Gemm on the AVX-VNNI kernels, for n a multiple of 32.
 func q8AVXVNNI(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c []float32, ldc int) bool {
+	return tilesAVXVNNI.gemm(m, q, p, bias, floor, c, ldc)
+}
+
+// gemm drives the tiles over c, panel by panel of t.width columns and
+// t.rows rows at a time, the last rows one by one; false when n is not a
+// multiple of t.width.
+func (t q8Tiles) gemm(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c []float32, ldc int) bool {
 	n, kp := p.n, q.kp
-	if n%32 != 0 {
+	if n%t.width != 0 {
 		return false
 	}
-	for j := 0; j < n; j += 32 {
+	for j := 0; j < n; j += t.width {
 		w := &p.data[j*4]
 		i := 0
-		for ; i+2 <= m; i += 2 {
-			q8Tile2x32AVXVNNI(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
+		for ; i+t.rows <= m; i += t.rows {
+			t.wide(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
 		}
-		if i < m {
-			q8Tile1x32AVXVNNI(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
+		for ; i < m; i++ {
+			t.one(&q.data[i*kp], kp, w, 4*n, p.groups, &q.scale[i], &q.zero[i], &p.scale[j], &p.colSum[j], &bias[j], &c[i*ldc+j], ldc, floor)
 		}
 	}
 	return true

@@ -3,6 +3,7 @@ those packages (they stay optional), and with their own checkers when they
 are importable (the subclass tests skip cleanly otherwise)."""
 
 import ctypes
+import os
 
 import numpy as np
 import pytest
@@ -99,10 +100,29 @@ def test_seeds_beyond_64_bits_refused():
         urim.Agent("random", seed=2 ** 64)
     with pytest.raises(ValueError, match=r"0\.\.2\*\*64-1"):
         urim.gym.UrimEnv().reset(seed=-1)
+    for bad in (-1, 2 ** 64, 2 ** 70, np.int64(-5), 1.0, True, "3"):
+        for call in (lambda: env.reset(seed=bad), lambda: urim.VecEnv(2, seed=bad), lambda: urim.Agent("random", seed=bad),
+                     lambda: urim.Game().reset(seed=bad), lambda: urim.match("greedy", "random", games=2, seed=bad)):
+            with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*64-1"):
+                call()
+    top = np.uint64(2 ** 64 - 1)  # the largest seed, as Python or NumPy integer, is taken
+    env.reset(seed=top)
+    urim.Agent("random", seed=top)
+    urim.Game().reset(seed=2 ** 64 - 1)
+    assert urim.match("greedy", "random", games=2, seed=top)["games"] == 2
 
 
-def test_random_is_an_attribute():
-    assert urim.random.RandomActions is not None
+def test_random_gym_and_pettingzoo_are_attributes():
+    """After a bare `import urim`, in a fresh interpreter (in this one another
+    test may have imported the submodules already)."""
+    import subprocess
+    import sys
+    code = ("import urim; urim.random.RandomActions(6).draw(urim.VecEnv(2).reset()[1]['legal']); "
+            "urim.gym.UrimEnv().reset(); urim.pettingzoo.raw_env().reset()")
+    root = os.path.join(os.path.dirname(__file__), "..")
+    r = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.abspath(root)))
+    assert r.returncode == 0, r.stderr
 
 
 # The single-game env.
@@ -226,3 +246,31 @@ def test_agent_act_refuses_vec_handle():
     a = urim.Agent("random")
     with pytest.raises(urim.UrimError, match="not a"):
         _lib.call("urim_agent_act", a._h, env._h, ctypes.byref(ctypes.c_int32()))
+
+
+def test_mask_dtypes_as_documented_and_the_stand_in_sample():
+    """docs/python.md lists every mask's dtype; the stand-in spaces take
+    Gymnasium's int8 masks and refuse what Gymnasium refuses."""
+    from urim import spaces
+    env = urim.VecEnv(4, autoreset="same_step", illegal="random")
+    _, info = env.reset()
+    _, _, _, _, info = env.step(env.random_actions())
+    assert info["action_mask"].dtype == np.int8 and info["legal"].dtype == np.uint8
+    assert all(info[k].dtype == np.bool_ for k in ("_action_mask", "_legal", "_final_obs", "_final_info"))
+    assert urim.gym.UrimEnv().reset()[1]["action_mask"].dtype == np.int8
+    g = urim.Game()
+    assert g.observe("player_0")["action_mask"].dtype == np.int8 and g.action_mask().dtype == np.int8
+    assert g.observation()[1].dtype == np.bool_
+    d = spaces.Discrete(6)
+    m = np.array([0, 0, 1, 0, 1, 0], np.int8)
+    assert {d.sample(mask=m) for _ in range(50)} == {2, 4}
+    assert d.sample(mask=np.zeros(6, np.int8)) == 0  # nothing allowed: the start, as in Gymnasium
+    for bad, why in ((m.astype(bool), "int8"), (list(m), "int8"), (m[:5], "shape"), (m * 2, "0 and 1")):
+        with pytest.raises(ValueError, match=why):
+            d.sample(mask=bad)
+    md = spaces.MultiDiscrete(np.full(4, 6))
+    a = md.sample(mask=tuple(info["action_mask"]))
+    assert all(info["action_mask"][i, a[i]] == 1 or not info["action_mask"][i].any() for i in range(4))
+    assert md.contains(md.sample())
+    with pytest.raises(ValueError, match="tuple"):
+        md.sample(mask=info["action_mask"])

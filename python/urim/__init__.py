@@ -9,7 +9,7 @@ from .evaluate import evaluate, match
 from .game import AGENTS, Game
 from .nnet import Network, export_npz, forward, import_npz, load_weights, save_checkpoint
 from .vec import VecEnv
-from . import random  # urim.random.RandomActions without its own import
+from . import gym, pettingzoo, random  # urim.random.RandomActions, urim.gym.UrimEnv, ... without their own import
 from ._gym import AutoresetMode, register as _register
 
 _register()  # urim/Urim-v0, when gymnasium is importable
@@ -17,4 +17,4 @@ _register()  # urim/Urim-v0, when gymnasium is importable
 __all__ = ["VecEnv", "Game", "Agent", "Network", "match", "evaluate", "save_checkpoint", "load_weights",
            "import_npz", "export_npz", "forward", "version", "library_path", "AGENTS", "UrimError",
            "IllegalActionError", "ClosedError", "SpecError", "CheckpointError", "AgentError", "InternalError",
-           "ArgumentError", "FileError", "AutoresetMode", "random"]
+           "ArgumentError", "FileError", "AutoresetMode", "random", "gym", "pettingzoo"]

@@ -9,6 +9,7 @@ from . import _lib
 from ._errors import AgentError, IllegalActionError
 from .agent import Agent
 from .game import Game
+from .vec import check_seed
 
 
 def _players(agents, names=None):
@@ -83,8 +84,9 @@ def evaluate(agents, games=100, rules="urim", opening_plies=4, paired=True, seed
         raise ValueError(f"urim.evaluate: games must be a positive integer, got {games!r}")
     if len(agents) < 2:
         raise ValueError("urim.evaluate: give at least two agents")
+    check_seed("urim.evaluate", seed)
     players, callables = _players(agents, names)
-    cfg = {"rules": rules, "games": games, "opening_plies": opening_plies, "paired": paired, "seed": seed,
+    cfg = {"rules": rules, "games": games, "opening_plies": opening_plies, "paired": paired, "seed": int(seed),
            "workers": workers, "format": format, "anchor": anchor, "anchor_elo": anchor_elo,
            "max_plies": max_plies, "agents": players}
     return _run(cfg, callables)

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _lib, spaces
 from ._errors import ClosedError, IllegalActionError
+from .vec import check_seed
 
 try:
     from pettingzoo import AECEnv as _AECBase
@@ -150,8 +151,11 @@ class Game(_AECBase):
 
     def reset(self, seed=None, options=None):
         """Back to the start position (or options["position"]). The game
-        has no randomness: a seed is accepted and changes nothing."""
+        has no randomness: a seed (an integer in 0..2**64-1, as everywhere
+        in urim) is accepted and changes nothing."""
         self._check_open()
+        if seed is not None:
+            check_seed("urim.Game.reset", seed)
         h = _lib.u()
         pos = (options or {}).get("position", "")
         _lib.call("urim_game_new", _lib.enc(self.rules_file_or_name()), _lib.enc(self.encoding),

@@ -31,11 +31,16 @@ class Discrete:
         return isinstance(x, (int, np.integer)) and 0 <= int(x) < self.n
 
     def sample(self, mask=None, rng=None):
+        """A uniform action, or one where mask (int8 of shape (n,), 1 where
+        allowed, as Gymnasium's Discrete.sample takes it) is 1; an all-zero
+        mask gives the start, 0. A mask of another dtype or shape, or with
+        values other than 0 and 1, raises ValueError, as it fails in
+        Gymnasium, so code tried without gymnasium works with it."""
         rng = rng or np.random.default_rng()
         if mask is None:
             return int(rng.integers(self.n))
-        legal = np.flatnonzero(mask)
-        return int(rng.choice(legal))
+        legal = np.flatnonzero(check_mask(mask, self.n))
+        return int(rng.choice(legal)) if legal.size else self.start
 
     def __repr__(self):
         return f"Discrete({self.n})"
@@ -50,8 +55,34 @@ class MultiDiscrete:
         x = np.asarray(x)
         return x.shape == self.shape and bool(np.all((x >= 0) & (x < self.nvec)))
 
+    def sample(self, mask=None, rng=None):
+        """One action per entry; mask, as for Gymnasium's MultiDiscrete, is a
+        tuple of int8 masks, one per entry (tuple(info["action_mask"]))."""
+        rng = rng or np.random.default_rng()
+        if mask is None:
+            return rng.integers(self.nvec).astype(self.dtype)
+        if not isinstance(mask, tuple) or len(mask) != self.nvec.size or self.nvec.ndim != 1:
+            raise ValueError(f"MultiDiscrete.sample: mask must be a tuple of {self.nvec.size} int8 masks, one per "
+                             f"entry (tuple(info['action_mask'])), got {type(mask).__name__}")
+        return np.array([Discrete(n).sample(m, rng) for n, m in zip(self.nvec, mask)], self.dtype)
+
     def __repr__(self):
         return f"MultiDiscrete({self.nvec.tolist() if self.nvec.size <= 8 else self.nvec.shape})"
+
+
+def check_mask(mask, n):
+    """mask as Gymnasium's Discrete.sample(mask=) takes it (int8 0/1 of shape
+    (n,)), or ValueError naming what is wrong."""
+    if not isinstance(mask, np.ndarray) or mask.dtype != np.int8:
+        what = mask.dtype if isinstance(mask, np.ndarray) else type(mask).__name__
+        raise ValueError(f"Discrete.sample: the mask must be an int8 array (Gymnasium's dtype), got {what}; "
+                         "urim's int8 masks are info['action_mask'] (mask_dtype='int8', the default) or "
+                         "mask.astype(np.int8)")
+    if mask.shape != (n,):
+        raise ValueError(f"Discrete.sample: the mask has shape {mask.shape}, want ({n},)")
+    if not np.all((mask == 0) | (mask == 1)):
+        raise ValueError("Discrete.sample: the mask holds values other than 0 and 1")
+    return mask
 
 
 def obs_high(p):

@@ -246,7 +246,7 @@ func checkSelfPlay(c *train.Config, game *env.Game) error {
 		train.IntRange("selfplay.opening_plies", sp.OpeningPlies, 0, train.MaxOpeningPlies),
 		train.IntRange("selfplay.sample_games", sp.SampleGames, 0, 1<<20),
 		checkResign(sp.Resign),
-		train.CheckOpening("selfplay.opening_plies", sp.OpeningPlies, game, c.Algorithm == Name))
+		train.CheckOpening("selfplay.opening_plies", sp.OpeningPlies, game, true))
 }
 
 func checkResign(r Resign) error {

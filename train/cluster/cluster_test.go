@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,4 +265,15 @@ func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
 	}
 	st, _, _ := train.ReadState(dir)
 	t.Fatalf("no iteration %d after %v, the test's time (at iteration %d)", it, time.Since(start).Round(time.Second), st.Iteration)
+}
+
+// The library does not write the worker's command line: local workers
+// without LearnerOptions.WorkerCommand are refused, naming it, and nothing
+// is left running.
+func TestLocalWorkersNeedTheirCommand(t *testing.T) {
+	cfg := tinyCluster(t, t.TempDir())
+	_, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), "WorkerCommand") {
+		t.Fatalf("OpenLearner without a worker command: %v, want WorkerCommand named", err)
+	}
 }

@@ -82,7 +82,7 @@ func (c Credentials) String() string {
 // InboxPrefix is the prefix of the reply subjects of a connection made for
 // run (ConnectRun): a worker of the run may subscribe to these alone, so
 // no reply of another run's learner or workers reaches it.
-func InboxPrefix(run string) string { return "_URIM_INBOX." + run }
+func InboxPrefix(run string) string { return ofRun(inboxRun, run) }
 
 // ConnectRun is Connect for one run: its replies come on the run's own
 // inbox subjects (InboxPrefix), the only ones a worker may subscribe to.

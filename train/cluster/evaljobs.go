@@ -26,25 +26,6 @@ import (
 	"github.com/urim-rl/urim/train/alphazero"
 )
 
-// evalConsumer is the durable consumer the workers share to take
-// tournament games.
-const evalConsumer = "eval"
-
-// evalAckWait is how long a job taken by a worker stays its own without
-// news (a worker playing a long game says it is still at it): then the
-// job goes to another worker.
-const evalAckWait = 30 * time.Second
-
-// blobPrefix marks a spec parameter naming a file sent through the run's
-// object store: blob:<SHA-256>.
-const blobPrefix = "blob:"
-
-// Headers of tournament messages.
-const (
-	hdrJob   = "Urim-Job"
-	hdrError = "Urim-Error"
-)
-
 // setupEval creates the streams of tournament jobs and records.
 func setupEval(ctx context.Context, js jetstream.JetStream, n names, replicas int) error {
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
@@ -61,7 +42,7 @@ func setupEval(ctx context.Context, js jetstream.JetStream, n names, replicas in
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: n.resStream, Subjects: []string{n.evalResults + ".>"}, Retention: jetstream.LimitsPolicy,
-		Storage: jetstream.FileStorage, Replicas: replicas, Duplicates: dedupWindow, MaxAge: 24 * time.Hour,
+		Storage: jetstream.FileStorage, Replicas: replicas, Duplicates: dedupWindow, MaxAge: evalResultsAge,
 		Description: "urim run " + n.run + ": records of tournament games",
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", n.resStream, err)
@@ -155,7 +136,7 @@ func playOn(ctx context.Context, res *resources, jobs []evaluate.Job, deliver fu
 		msg := nats.NewMsg(n.evalJobs + "." + tid)
 		msg.Data = data
 		msg.Header.Set(hdrJob, strconv.Itoa(k))
-		if _, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(tid+"-"+strconv.Itoa(k))); err != nil {
+		if _, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(fmt.Sprintf(evalJobID, tid, k))); err != nil {
 			return fmt.Errorf("cluster: publish game %d of tournament %s: %w", k, tid, err)
 		}
 	}
@@ -495,7 +476,7 @@ func playEvalJob(ctx context.Context, res *resources, players *evalPlayers, m je
 	}
 	for try := 0; ; try++ {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := res.js.PublishMsg(pctx, out, jetstream.WithMsgID("rec-"+tid+"-"+k))
+		_, err := res.js.PublishMsg(pctx, out, jetstream.WithMsgID(fmt.Sprintf(evalResultID, tid, k)))
 		cancel()
 		if err == nil {
 			break
@@ -516,14 +497,6 @@ func playEvalJob(ctx context.Context, res *resources, players *evalPlayers, m je
 		log("tournament %s game %s: acknowledge: %v", tid, k, err)
 	}
 }
-
-// A job whose checkpoint could not be fetched is offered again after
-// fetchRetryDelay, until it was delivered fetchTries times: then the
-// error goes back to the tournament.
-const (
-	fetchRetryDelay = 5 * time.Second
-	fetchTries      = 5
-)
 
 // retryFetch reports whether job m is to be offered again after a failed
 // fetch of its checkpoint.

@@ -24,15 +24,6 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// consumerName is the learner's durable consumer of the shard stream.
-const consumerName = "learner"
-
-// ackWait is how long a shard handed to the learner stays its own before
-// JetStream offers it again: longer than any iteration. A restarted
-// learner does not wait for it: it makes its consumer anew, which offers
-// every unacknowledged shard at once.
-const ackWait = 12 * time.Hour
-
 // keepVersions is how many network versions the object store keeps
 // beyond max_lag.
 const keepVersions = 2
@@ -41,9 +32,11 @@ const keepVersions = 2
 type LearnerOptions struct {
 	// Log receives notes: refused shards (naming the worker), waits.
 	Log io.Writer
-	// WorkerCommand makes the command of local worker i (cluster.workers)
-	// given the server's URL and the run name; its environment gets the
-	// worker's credentials. Nil runs this executable's "worker".
+	// WorkerCommand makes the command line of local worker i
+	// (cluster.workers) given the server's URL and the run name; its
+	// environment gets the worker's credentials. The program that runs the
+	// learner gives it (urim train: its own executable's "worker"); with
+	// cluster.workers above 0 it is required.
 	WorkerCommand func(i int, url, run string) []string
 }
 
@@ -364,7 +357,7 @@ func (l *Learner) workersNote() string {
 		for k := range keys.Keys() {
 			if e, err := l.res.kv.Get(ctx, k); err == nil && strings.HasPrefix(k, keyWorkers+".") {
 				var hb heartbeat
-				if json.Unmarshal(e.Value(), &hb) == nil && time.Since(hb.Seen) < time.Minute {
+				if json.Unmarshal(e.Value(), &hb) == nil && time.Since(hb.Seen) < heartbeatFresh {
 					seen++
 				}
 			}
@@ -438,11 +431,6 @@ func (l *Learner) take(ctx context.Context, msg jetstream.Msg, version int, seen
 	b.Shards = append(b.Shards, id)
 	return len(games)
 }
-
-// ackBudget is how long Committed tries to have the iteration's shards
-// acknowledged (the server restarting, a cluster electing a leader)
-// before it fails; ackNote how often it says what it waits for meanwhile.
-var ackBudget, ackNote = 2 * time.Minute, 10 * time.Second
 
 // Committed acknowledges the shards of the last Collect, waiting for the
 // server's confirmation of each: it says every ackNote what it waits for,

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"time"
 
@@ -27,14 +26,9 @@ func startLocal(cfg *train.Config, run string, emb *Embedded, o LearnerOptions) 
 	lw := &localWorkers{cmds: make([]*exec.Cmd, cfg.Cluster.Workers)}
 	command := o.WorkerCommand
 	if command == nil {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("cluster: local workers: %w", err)
-		}
-		threads := strconv.Itoa(cfg.Cluster.WorkerThreads)
-		command = func(i int, url, run string) []string {
-			return []string{exe, "worker", "--nats", url, "--run", run, "--threads", threads, "--id", fmt.Sprintf("local-%d", i), "--local"}
-		}
+		// The library does not know the program it runs in: the command
+		// hands over the worker's command line.
+		return nil, fmt.Errorf("cluster: local workers (cluster.workers %d): no worker command given (LearnerOptions.WorkerCommand)", cfg.Cluster.Workers)
 	}
 	for i := range lw.cmds {
 		args := command(i, emb.URL, run)

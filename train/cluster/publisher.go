@@ -9,19 +9,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// maxOutstanding bounds the shards a worker has published without their
-// acknowledgement: enough to keep playing while acks travel, few enough
-// that a lost connection holds little in memory.
-const maxOutstanding = 4
-
-// pubAckWait is how long a published shard waits for its acknowledgement
-// before it is published again (with the same message id: stored once).
-const pubAckWait = 5 * time.Second
-
-// maxTries bounds the publications of one shard (about a minute of a
-// cluster without a leader).
-const maxTries = 120
-
 // publisher publishes shards asynchronously, at most maxOutstanding
 // waiting for their acknowledgement, publishing again (same id) a shard
 // whose ack failed or timed out.

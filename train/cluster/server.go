@@ -25,10 +25,6 @@ type Embedded struct {
 	Learner, Worker Credentials
 }
 
-// maxPayload is the embedded server's largest message: a shard of the
-// longest game fits many times over.
-const maxPayload = 8 << 20
-
 // StartEmbedded starts the embedded server of run with JetStream storage in
 // dir, where it writes its [CredentialsFile] for the run's owner.
 func StartEmbedded(dir, run string) (*Embedded, error) {
@@ -90,7 +86,7 @@ func workerPermissions(n names) *server.Permissions {
 	api := "$JS.API."
 	pub := []string{
 		n.shards + ".>",
-		"$KV." + n.kv + ".workers.>",
+		"$KV." + n.kv + "." + keyWorkers + ".>",
 		api + "INFO", api + "STREAM.NAMES",
 		api + "STREAM.INFO." + kvStream, api + "STREAM.INFO." + objStream, api + "STREAM.INFO." + n.stream,
 		api + "DIRECT.GET." + kvStream + ".>", api + "DIRECT.GET." + kvStream, api + "DIRECT.GET." + objStream + ".>", api + "DIRECT.GET." + objStream,

@@ -5,14 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
-
-// dedupWindow is how long JetStream remembers a shard id, so that a worker
-// publishing a shard again (a lost reply) does not add it twice.
-const dedupWindow = 30 * time.Minute
 
 // resources are the run's JetStream stream, buckets and consumer.
 type resources struct {
@@ -58,25 +53,6 @@ func open(ctx context.Context, js jetstream.JetStream, n names) (*resources, err
 	return r, nil
 }
 
-// Run keys of the key-value bucket.
-const (
-	keyConfig  = "config"  // the effective config.yaml
-	keyRules   = "rules"   // the rules, as YAML (a rules_file the workers do not have)
-	keyNetwork = "network" // netInfo of the newest version
-	keyWorkers = "workers" // workers.<id>: a heartbeat
-)
-
-// netInfo names a network version in the object store.
-type netInfo struct {
-	Version int    `json:"version"`
-	Object  string `json:"object"`
-	SHA256  string `json:"sha256"`
-	Rules   string `json:"rules"`
-	Build   string `json:"build"`
-}
-
-func objectName(version int) string { return fmt.Sprintf("net-%06d.ckpt", version) }
-
 // newest returns the newest published network version, ok false when none
 // is.
 func (r *resources) newest(ctx context.Context) (netInfo, bool, error) {
@@ -92,21 +68,4 @@ func (r *resources) newest(ctx context.Context) (netInfo, bool, error) {
 		return netInfo{}, false, fmt.Errorf("cluster: run %s: the newest network: %w", r.n.run, err)
 	}
 	return ni, true, nil
-}
-
-// heartbeat is what a worker reports of itself, under workers.<id>.
-type heartbeat struct {
-	ID        string    `json:"id"`
-	Host      string    `json:"host"`
-	Build     string    `json:"build"`
-	Rules     string    `json:"rules"`
-	Version   int       `json:"version"`
-	Games     int64     `json:"games"`
-	Shards    int64     `json:"shards"`
-	GamesPerS float64   `json:"games_per_s"`
-	Seen      time.Time `json:"seen"`
-	// PublishS is the time spent encoding and publishing shards.
-	PublishS float64 `json:"publish_s"`
-	// EvalGames counts the evaluation games played.
-	EvalGames int64 `json:"eval_games,omitempty"`
 }

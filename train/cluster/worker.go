@@ -117,10 +117,6 @@ func sha256Hex(data []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// flushAfter sends the games a worker holds once the oldest has waited
-// that long (checked as games end), though fewer than games_per_shard.
-const flushAfter = 5 * time.Second
-
 // errEnough ends a worker that published MaxShards shards.
 var errEnough = errors.New("enough shards")
 
@@ -398,7 +394,7 @@ func (w *worker) keep(ctx context.Context, g *dataset.Game) error {
 			return err
 		}
 	}
-	if time.Since(w.lastBeat) >= 2*time.Second { // the first game's beats at once
+	if time.Since(w.lastBeat) >= heartbeatEvery { // the first game's beats at once
 		w.beat(ctx)
 	}
 	if w.o.MaxShards > 0 && w.shards >= int64(w.o.MaxShards) {
@@ -437,7 +433,7 @@ func (w *worker) publish(ctx context.Context, games []dataset.Game) error {
 		return w.publish(ctx, games[h:])
 	}
 	w.shards++
-	id := fmt.Sprintf("%s-%s-%d", w.o.ID, w.session, w.shards)
+	id := fmt.Sprintf(shardID, w.o.ID, w.session, w.shards)
 	msg := nats.NewMsg(w.res.n.shards + "." + w.o.ID)
 	msg.Data = data
 	msg.Header.Set(hdrShard, id)
@@ -494,10 +490,8 @@ func Runs(ctx context.Context, js jetstream.JetStream) ([]string, error) {
 	var runs []string
 	l := js.StreamNames(ctx)
 	for name := range l.Name() {
-		if run, ok := strings.CutPrefix(name, "URIM_"); ok {
-			if run, ok = strings.CutSuffix(run, "_SHARDS"); ok {
-				runs = append(runs, run)
-			}
+		if run, ok := runOfStream(name); ok {
+			runs = append(runs, run)
 		}
 	}
 	if err := l.Err(); err != nil {

@@ -108,7 +108,7 @@ func checkConfig(c *train.Config, game *env.Game) error {
 		train.IntRange("ppo.pool.size", p.Pool.Size, 1, 1024),
 		train.IntRange("ppo.pool.every", p.Pool.Every, 1, 1<<20),
 		train.OneOf("ppo.pool.sampling", p.Pool.Sampling, poolSamplings),
-		train.CheckOpening("ppo.opening_plies", p.OpeningPlies, game, c.Algorithm == Name),
+		train.CheckOpening("ppo.opening_plies", p.OpeningPlies, game, true),
 	}
 	for _, err := range checks {
 		if err != nil {
