@@ -63,3 +63,18 @@ func TestProbeAllocs(t *testing.T) {
 		t.Fatalf("Probe allocates %.1f times, want 0", n)
 	}
 }
+
+// BenchmarkBuildBestMoves solves urim with the stored best moves
+// (Options.StoreMoves), whose analysis dominates such a build.
+func BenchmarkBuildBestMoves(b *testing.B) {
+	for _, k := range []int{6, 8} {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Build(context.Background(), env.Urim, k, Options{StoreMoves: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -35,11 +35,37 @@ type view struct {
 // none to prove a move worse. Only the lower bounds of the moves that keep
 // it are then final.
 func (t *Table) inRun(s *env.State, moves []Move, want wanted) error {
+	return t.inRunWith(&scratch{}, s, moves, want)
+}
+
+// scratch is what the analysis of one position reuses for the next: one
+// per worker of the build, so that the analysis allocates nothing per
+// position once its buffers have grown.
+type scratch struct {
+	moves    []Move
+	states   []env.State
+	run      []view
+	children []env.State
+	budgets  []int
+	f        forcing
+}
+
+// inRunWith is inRun with the buffers of sc.
+func (t *Table) inRunWith(sc *scratch, s *env.State, moves []Move, want wanted) error {
 	pick := want == wantPick
 	mover := s.ToMove()
 	n := s.RowSeeds(0) + s.RowSeeds(1)
-	states := s.Run()
-	run := make([]view, len(states))
+	var states []env.State
+	if s.Quiet() == 0 {
+		// The run of a fresh history is the position itself (Run would
+		// allocate it).
+		states = append(sc.states[:0], s.Fresh())
+		sc.states = states
+	} else {
+		states = s.Run()
+	}
+	run := grow(sc.run, len(states))
+	sc.run = run
 	for i := range states {
 		v, err := t.view(&states[i])
 		if err != nil {
@@ -51,8 +77,9 @@ func (t *Table) inRun(s *env.State, moves []Move, want wanted) error {
 	if err != nil {
 		return err
 	}
-	children := make([]env.State, len(moves))
-	budgets := make([]int, len(moves))
+	children := grow(sc.children, len(moves))
+	budgets := grow(sc.budgets, len(moves))
+	sc.children, sc.budgets = children, budgets
 	for i := range moves {
 		m := &moves[i]
 		if m.Captured > 0 || m.Ends {
@@ -93,7 +120,7 @@ func (t *Table) inRun(s *env.State, moves []Move, want wanted) error {
 				continue
 			}
 		}
-		ok, err := t.forces(mover, &children[i], m.TableLower, states, run, budgets[i])
+		ok, err := t.forces(&sc.f, mover, &children[i], m.TableLower, states, run, budgets[i])
 		if err != nil {
 			return err
 		}
@@ -113,7 +140,7 @@ func (t *Table) inRun(s *env.State, moves []Move, want wanted) error {
 		if m.Captured > 0 || m.Ends || m.Lower >= lo || m.Upper < lo || m.TableLower < lo {
 			continue
 		}
-		ok, err := t.forces(1-mover, &children[i], n-lo+1, states, run, keepBudget)
+		ok, err := t.forces(&sc.f, 1-mover, &children[i], n-lo+1, states, run, keepBudget)
 		if err != nil {
 			return err
 		}

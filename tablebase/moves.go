@@ -108,10 +108,15 @@ func (t *Table) Best(s *env.State) ([]Move, error) {
 // a fresh history (Lower, Upper equal TableLower, TableUpper) and no
 // status.
 func (t *Table) freshMoves(s *env.State) ([]Move, error) {
+	return t.appendFreshMoves(nil, s)
+}
+
+// appendFreshMoves is freshMoves appending to out[:0].
+func (t *Table) appendFreshMoves(out []Move, s *env.State) ([]Move, error) {
 	if err := t.check(s); err != nil {
 		return nil, err
 	}
-	var out []Move
+	out = out[:0]
 	mover := s.ToMove()
 	for m := s.Legal(); m != 0; m &= m - 1 {
 		a := m.Nth(0)

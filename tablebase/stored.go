@@ -82,6 +82,7 @@ func (t *Table) analyse(ctx context.Context, workers int, progress func(n int, d
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				var sc scratch
 				for errs[w] == nil {
 					if err := ctx.Err(); err != nil {
 						errs[w] = err
@@ -91,7 +92,7 @@ func (t *Table) analyse(ctx context.Context, workers int, progress func(n int, d
 					if first >= boards {
 						return
 					}
-					errs[w] = t.analyseBoards(g, n, first, min(first+analyseChunk, boards), out)
+					errs[w] = t.analyseBoards(&sc, g, n, first, min(first+analyseChunk, boards), out)
 				}
 			}()
 		}
@@ -110,8 +111,8 @@ func (t *Table) analyse(ctx context.Context, workers int, progress func(n int, d
 // time: positions cost from microseconds to milliseconds.
 const analyseChunk = 256
 
-// analyseBoards fills out for the boards first … last−1 of layer n.
-func (t *Table) analyseBoards(g *env.Game, n int, first, last uint64, out []byte) error {
+// analyseBoards fills out, with the buffers of sc, for the boards first … last−1 of layer n.
+func (t *Table) analyseBoards(sc *scratch, g *env.Game, n int, first, last uint64, out []byte) error {
 	var b [16]uint8
 	slots := t.r.slots(n)
 	t.x.unrank(first, n, &b)
@@ -130,7 +131,7 @@ func (t *Table) analyseBoards(g *env.Game, n int, first, last uint64, out []byte
 			if s.Terminal() {
 				continue
 			}
-			keep, err := t.keeps(&s)
+			keep, err := t.keepsWith(sc, &s)
 			if err != nil {
 				return err
 			}
@@ -144,11 +145,17 @@ func (t *Table) analyseBoards(g *env.Game, n int, first, last uint64, out []byte
 // its lower bound from it (status best or keeps-bound in [Table.Moves]),
 // with only the checks that needs.
 func (t *Table) keeps(s *env.State) (env.Mask, error) {
-	moves, err := t.freshMoves(s)
+	return t.keepsWith(&scratch{}, s)
+}
+
+// keepsWith is keeps with the buffers of sc.
+func (t *Table) keepsWith(sc *scratch, s *env.State) (env.Mask, error) {
+	moves, err := t.appendFreshMoves(sc.moves, s)
 	if err != nil || len(moves) == 0 {
 		return 0, err
 	}
-	if err := t.inRun(s, moves, wantKeep); err != nil {
+	sc.moves = moves
+	if err := t.inRunWith(sc, s, moves, wantKeep); err != nil {
 		return 0, err
 	}
 	lo, _ := Bounds(moves)
