@@ -52,16 +52,16 @@ func WriteMarkdown(w io.Writer, res *Result) error {
 		}
 		ew.printf("\n")
 	}
-	if sweeps := res.Sweeps(); len(sweeps) > 0 {
+	if shutouts := res.Shutouts(); len(shutouts) > 0 {
 		prior := c.PriorDraws
 		if prior == 0 {
 			prior = DefaultPriorDraws
 		}
-		ew.printf("## Clean sweeps\n\nNo game bounds the gap of a pairing one agent won outright: the %g virtual draw(s) per pairing "+
+		ew.printf("## Shutouts\n\nNo game bounds the gap of a pairing one agent won outright: the %g virtual draw(s) per pairing "+
 			"(prior_draws) set it and pull the two together. Read these gaps as lower bounds.\n\n", prior)
 		ew.printf("| winner | loser | games | gap | ± | gap with half the virtual draws | pull | this pairing alone |\n")
 		ew.printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
-		for _, s := range sweeps {
+		for _, s := range shutouts {
 			ew.printf("| %s | %s | %d-0 | %+.0f | %.0f | %+.0f | %.0f | %+.0f |\n", mdEscape(s.Winner), mdEscape(s.Loser), s.Games,
 				s.Gap, s.GapSE, s.HalfPriorGap, s.Pull, s.AloneGap)
 		}

@@ -197,11 +197,11 @@ func (t *Table) view(s *env.State) (view, error) {
 	return v, err
 }
 
-// lowerRank returns the sweep at which the lower bound of f (a position
+// lowerRank returns the round at which the lower bound of f (a position
 // with a fresh history and entry e) reached its value: 0 for a lower bound
 // of 0, 1 where a capture keeps it, else one more than the least rank of
-// the children that keep it. (The lower bound of a sweep reads the upper
-// bounds of the sweep before; see solve.go.)
+// the children that keep it. (The lower bound of a round reads the upper
+// bounds of the round before; see solve.go.)
 func (t *Table) lowerRank(f *env.State, e Entry) (int, error) {
 	if e.Lower == 0 {
 		return 0, nil

@@ -19,7 +19,7 @@ type Entry struct {
 	Seeds int `json:"seeds"` // seeds on the board
 	Lower int `json:"lower"` // the mover can make sure of at least this many
 	Upper int `json:"upper"` // the opponent can hold the mover to at most this
-	// Rank is the progress rank of the upper bound's analysis (the sweep at
+	// Rank is the progress rank of the upper bound's analysis (the round at
 	// which it settled); an agent holding its lower bound moves to the child
 	// of least rank. 0 for terminal positions.
 	Rank int `json:"rank"`

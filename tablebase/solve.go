@@ -12,14 +12,14 @@ import (
 )
 
 // MaxRank is the largest progress rank a table stores: a layer needing more
-// sweeps is an error (no build within reach comes near it).
+// rounds is an error (no build within reach comes near it).
 const MaxRank = 65535
 
 // Options tune a build. The zero value uses every core and reports nothing.
 type Options struct {
 	// Workers is the number of goroutines; 0 means runtime.NumCPU().
 	Workers int
-	// Progress, if set, is called after every sweep of every layer.
+	// Progress, if set, is called after every round of every layer.
 	Progress func(Progress)
 	// MemoryLimit makes Build refuse, before allocating, a table whose
 	// build would hold more bytes than this (see EstimateBuild); 0 means
@@ -35,8 +35,8 @@ type Options struct {
 // Progress describes the state of a build.
 type Progress struct {
 	Seeds     int    // the layer being solved: boards with this many seeds
-	Sweep     int    // sweeps done in this layer
-	Changed   uint64 // positions whose bounds changed in the last sweep
+	Round     int    // rounds done in this layer
+	Changed   uint64 // positions whose bounds changed in the last round
 	Done      uint64 // positions of the finished layers
 	Total     uint64 // positions of every layer
 	LayerDone bool   // the layer has reached its fixed point
@@ -50,7 +50,7 @@ type LayerStats struct {
 	Seeds     int           `json:"seeds"`
 	Positions uint64        `json:"positions"` // valid positions (no pit over capacity)
 	Exact     uint64        `json:"exact"`     // positions whose bounds meet
-	Sweeps    int           `json:"sweeps"`
+	Rounds    int           `json:"rounds"`
 	MaxRank   int           `json:"max_rank"`
 	Time      time.Duration `json:"time_ns"`
 	// MovesTime is the time of the layer's analysis of the moves
@@ -65,12 +65,12 @@ type solver struct {
 	k  int
 	lo [][]uint8  // lo[n][pos]: lower bound of the mover's seeds
 	hi [][]uint8  // hi[n][pos]: upper bound
-	rk [][]uint16 // rk[n][pos]: the sweep at which hi last changed (capped)
+	rk [][]uint16 // rk[n][pos]: the round at which hi last changed (capped)
 	// cache holds the current layer's moves, P slots a board (see pack);
 	// own the mover's row seeds of each board.
 	cache []uint64
 	own   []uint8
-	// moved[br] is 1 when a bound of board br changed in the last sweep
+	// moved[br] is 1 when a bound of board br changed in the last round
 	// (prev) or in this one (cur): a board none of whose children in the
 	// layer moved cannot change, and is skipped.
 	prev, cur []uint8
@@ -149,7 +149,7 @@ func Build(ctx context.Context, r env.Rules, k int, opt Options) (*Table, []Laye
 
 // layer solves the positions with n seeds by value iteration: the lower
 // bounds start at 0 and rise, the upper bounds start at n and fall, until
-// a sweep changes nothing.
+// a round changes nothing.
 func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerStats, error) {
 	start := time.Now()
 	slots := s.r.slots(n)
@@ -166,23 +166,23 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 	s.prev, s.cur = make([]uint8, s.x.boards(n)), make([]uint8, s.x.boards(n))
 	defer func() { s.cache, s.own, s.prev, s.cur = nil, nil, nil, nil }()
 	st := LayerStats{Seeds: n}
-	for sweep := 1; ; sweep++ {
+	for round := 1; ; round++ {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		changed := s.sweep(n, sweep, lo, hi, lo2, hi2, rk)
+		changed := s.round(n, round, lo, hi, lo2, hi2, rk)
 		lo, hi, lo2, hi2 = lo2, hi2, lo, hi
 		s.lo[n], s.hi[n] = lo, hi
 		s.prev, s.cur = s.cur, s.prev
-		st.Sweeps = sweep
+		st.Rounds = round
 		if s.opt.Progress != nil {
-			s.opt.Progress(Progress{Seeds: n, Sweep: sweep, Changed: changed, Done: done, Total: total, LayerDone: changed == 0})
+			s.opt.Progress(Progress{Seeds: n, Round: round, Changed: changed, Done: done, Total: total, LayerDone: changed == 0})
 		}
 		if changed == 0 {
 			break
 		}
-		if sweep == MaxRank {
-			return st, fmt.Errorf("tablebase: layer %d needs more than %d sweeps", n, MaxRank)
+		if round == MaxRank {
+			return st, fmt.Errorf("tablebase: layer %d needs more than %d rounds", n, MaxRank)
 		}
 	}
 	var b [16]uint8
@@ -211,9 +211,9 @@ func (s *solver) layer(ctx context.Context, n int, done, total uint64) (LayerSta
 // chunk is the number of boards a worker takes at a time.
 const chunk = 4096
 
-// sweep computes one round of the Bellman update from (lo, hi) into
+// round computes one round of the Bellman update from (lo, hi) into
 // (lo2, hi2) and returns the number of positions that changed.
-func (s *solver) sweep(n, sweep int, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
+func (s *solver) round(n, round int, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
 	boards := s.x.boards(n)
 	var next atomic.Uint64
 	var changed atomic.Uint64
@@ -229,7 +229,7 @@ func (s *solver) sweep(n, sweep int, lo, hi, lo2, hi2 []uint8, rk []uint16) uint
 					break
 				}
 				last := min(first+chunk, boards)
-				local += s.boards(n, sweep, first, last, lo, hi, lo2, hi2, rk)
+				local += s.boards(n, round, first, last, lo, hi, lo2, hi2, rk)
 			}
 			changed.Add(local)
 		}()
@@ -261,21 +261,21 @@ func unpack(v uint64, n int) move {
 }
 
 // boards updates the boards of ranks first … last-1 in layer n. The first
-// sweep generates the moves and keeps them in s.cache (P slots a board);
-// later sweeps read them back.
-func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
+// round generates the moves and keeps them in s.cache (P slots a board);
+// later rounds read them back.
+func (s *solver) boards(n, round int, first, last uint64, lo, hi, lo2, hi2 []uint8, rk []uint16) uint64 {
 	r := &s.r
 	slots := uint64(r.slots(n))
 	var b [16]uint8
 	var moves [MaxPits]move
 	var changed uint64
 	p := uint64(r.p)
-	if sweep == 1 {
+	if round == 1 {
 		s.x.unrank(first, n, &b)
 	}
 	for br := first; br < last; br++ {
 		base := br * slots
-		if sweep > 1 {
+		if round > 1 {
 			settled := true
 			for j := uint64(0); j < slots; j++ {
 				if lo[base+j] != hi[base+j] {
@@ -283,7 +283,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 					break
 				}
 			}
-			if settled || (sweep > 2 && !s.childMoved(br, n)) { // final, or no input changed
+			if settled || (round > 2 && !s.childMoved(br, n)) { // final, or no input changed
 				copy(lo2[base:base+slots], lo[base:base+slots])
 				copy(hi2[base:base+slots], hi[base:base+slots])
 				s.cur[br] = 0
@@ -292,7 +292,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 		}
 		nm := 0
 		own := 0
-		if sweep == 1 {
+		if round == 1 {
 			if br > first {
 				s.x.next(&b)
 			}
@@ -339,7 +339,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 				moved = 1
 			}
 			if hi2[i] != hi[i] {
-				rk[i] = uint16(sweep)
+				rk[i] = uint16(round)
 			}
 		}
 		s.cur[br] = moved
@@ -348,7 +348,7 @@ func (s *solver) boards(n, sweep int, first, last uint64, lo, hi, lo2, hi2 []uin
 }
 
 // childMoved reports whether a child of board br in layer n (a move that
-// captures nothing) changed in the last sweep. Only then can br change in
+// captures nothing) changed in the last round. Only then can br change in
 // this one: the update reads nothing else that can change.
 func (s *solver) childMoved(br uint64, n int) bool {
 	p := uint64(s.r.p)

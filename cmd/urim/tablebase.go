@@ -114,7 +114,7 @@ var tablebaseBuild = &command{
 					if p.Moves {
 						bar.Describe(fmt.Sprintf("best moves, %d seeds", p.Seeds))
 					} else {
-						bar.Describe(fmt.Sprintf("%d seeds, sweep %d (%d changed)", p.Seeds, p.Sweep, p.Changed))
+						bar.Describe(fmt.Sprintf("%d seeds, round %d (%d changed)", p.Seeds, p.Round, p.Changed))
 					}
 					if p.LayerDone {
 						bar.Set64(int64(p.Done))
@@ -145,14 +145,14 @@ var tablebaseBuild = &command{
 			}
 			fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), *out, solved.Seconds())
 			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := "seeds\tpositions\texact\tshare\tsweeps\ttime\t"
+			head := "seeds\tpositions\texact\tshare\trounds\ttime\t"
 			if *bestMoves {
 				head += "best moves\t"
 			}
 			fmt.Fprintln(tw, head)
 			for _, s := range stats {
 				fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t", s.Seeds, s.Positions, s.Exact,
-					100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Sweeps, s.Time.Seconds())
+					100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Rounds, s.Time.Seconds())
 				if *bestMoves {
 					fmt.Fprintf(tw, "%.2fs\t", s.MovesTime.Seconds())
 				}

@@ -87,8 +87,8 @@ func TestTablebaseBuildBadOutput(t *testing.T) {
 		{dir, dir + " is a directory"},
 	} {
 		code, out, errs := runCLI(t, "", "tablebase", "build", "--max-seeds", "3", "--out", c.out)
-		if code != 1 || !strings.Contains(errs, c.want) || out != "" || strings.Contains(errs, "sweep") {
-			t.Errorf("--out %s: exit %d, stdout %q, stderr %q; want %q before any sweep", c.out, code, out, errs, c.want)
+		if code != 1 || !strings.Contains(errs, c.want) || out != "" || strings.Contains(errs, "round") {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q; want %q before any round", c.out, code, out, errs, c.want)
 		}
 	}
 	code, out, errs := runCLI(t, "", "tablebase", "build", "--max-seeds", "3", "--workers", "-1", "--out", filepath.Join(dir, "t.tb"))

@@ -11,8 +11,10 @@
 // a finished run is marked done and skipped, and the rating games are
 // kept in the store. Run the same command again to continue.
 //
-// (Not to be confused with [evaluate.Sweep], a pairing one agent won in
-// every game.)
+// "Sweep" means this and only this in the project: the endgame table's
+// solver works in rounds, the web board's analysis of every position is the
+// whole-game analysis, and a pairing one agent won in every game is a
+// shutout ([evaluate.Shutout]).
 //
 // Runs execute through a [Runner]: [Local] trains in this process, one
 // after another or several at once; the distributed workers (issue 19)

@@ -2,10 +2,10 @@ package evaluate
 
 import "math"
 
-// Sweep is a pairing that one agent won in every game. No game then bounds
+// Shutout is a pairing that one agent won in every game. No game then bounds
 // the gap between the two: the virtual draws of the Elo fit
 // (EloOptions.PriorDraws) set it, and pull the two ratings together.
-type Sweep struct {
+type Shutout struct {
 	Winner string `json:"winner"`
 	Loser  string `json:"loser"`
 	Games  int    `json:"games"`
@@ -23,10 +23,10 @@ type Sweep struct {
 	AloneGap float64 `json:"alone_gap"`
 }
 
-// Sweeps lists the pairings of a summarised result that one agent won
+// Shutouts lists the pairings of a summarised result that one agent won
 // outright, with how much the virtual draws pull their gap (a second fit,
 // with half the prior). It returns nil when there are none or no ratings.
-func (res *Result) Sweeps() []Sweep {
+func (res *Result) Shutouts() []Shutout {
 	r := res.Ratings
 	if r == nil {
 		return nil
@@ -37,13 +37,13 @@ func (res *Result) Sweeps() []Sweep {
 		prior = DefaultPriorDraws
 	}
 	if prior < 0 {
-		return nil // the fit would have failed on a sweep
+		return nil // the fit would have failed on a shutout
 	}
 	idx := map[string]int{}
 	for i, p := range r.Players {
 		idx[p.Name] = i
 	}
-	var out []Sweep
+	var out []Shutout
 	var half *Ratings
 	for _, ps := range res.Pairs {
 		if ps.Games == 0 || ps.Draws > 0 || (ps.Wins > 0 && ps.Losses > 0) {
@@ -62,7 +62,7 @@ func (res *Result) Sweeps() []Sweep {
 				return nil
 			}
 		}
-		s := Sweep{Winner: w, Loser: l, Games: ps.Games,
+		s := Shutout{Winner: w, Loser: l, Games: ps.Games,
 			Gap:          r.Players[i].Elo - r.Players[j].Elo,
 			GapSE:        math.Sqrt(max(0, r.Cov[i][i]+r.Cov[j][j]-2*r.Cov[i][j])),
 			HalfPriorGap: half.Players[i].Elo - half.Players[j].Elo,
