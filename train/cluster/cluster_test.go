@@ -246,22 +246,34 @@ func beforeDeadline(t *testing.T) bool {
 	return !ok || time.Now().Before(d.Add(-testMargin(d)))
 }
 
+// waitFor polls cond until it holds. It returns an error, for the caller
+// to fail with, when the test's time (testBudget) runs out first or when
+// done (nil: never) delivers first, the thing waited on having ended.
+func waitFor(t *testing.T, done <-chan error, cond func() bool) error {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if !beforeDeadline(t) {
+			return fmt.Errorf("not after %v, the test's time", time.Since(start).Round(time.Second))
+		}
+		select {
+		case err := <-done:
+			return fmt.Errorf("it ended first: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
 // waitIteration waits until the run in dir has committed iteration it, or
 // the test's time (testBudget) runs out.
 func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
 	t.Helper()
-	start := time.Now()
-	for beforeDeadline(t) {
+	if err := waitFor(t, done, func() bool {
 		st, ok, err := train.ReadState(dir)
-		if err == nil && ok && st.Iteration >= it {
-			return
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the run ended before iteration %d: %v", it, err)
-		case <-time.After(20 * time.Millisecond):
-		}
+		return err == nil && ok && st.Iteration >= it
+	}); err != nil {
+		st, _, _ := train.ReadState(dir)
+		t.Fatalf("no iteration %d (at iteration %d): the run: %v", it, st.Iteration, err)
 	}
-	st, _, _ := train.ReadState(dir)
-	t.Fatalf("no iteration %d after %v, the test's time (at iteration %d)", it, time.Since(start).Round(time.Second), st.Iteration)
 }
