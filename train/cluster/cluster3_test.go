@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
@@ -36,13 +35,9 @@ func nodeOn(t *testing.T, i int, dir string, others []*server.Server, port, rout
 		JetStream: true, StoreDir: filepath.Join(dir, fmt.Sprintf("n%d", i)),
 		Cluster: server.ClusterOpts{Name: "urim-test", Host: "127.0.0.1", Port: routePort},
 		Routes:  server.RoutesFromStr(strings.Join(routes, ","))}
-	s, err := server.NewServer(opts)
+	s, err := natsServer(t, opts)
 	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(30 * time.Second) {
-		t.Fatalf("node %d did not start", i)
+		t.Fatalf("node %d: %v", i, err)
 	}
 	return s
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
@@ -244,6 +246,30 @@ func testMargin(d time.Time) time.Duration {
 func beforeDeadline(t *testing.T) bool {
 	d, ok := t.Deadline()
 	return !ok || time.Now().Before(d.Add(-testMargin(d)))
+}
+
+// natsServer starts a NATS server with opts (tests bind 127.0.0.1, on a
+// port the server picks: RANDOM_PORT, read back with ClientURL) and waits
+// until it takes connections, within the test's time (testBudget). It
+// returns an error rather than failing, for the tests that start a server
+// from another goroutine.
+func natsServer(t *testing.T, opts *server.Options) (*server.Server, error) {
+	ctx, cancel := testBudget(t)
+	defer cancel()
+	wait := time.Hour // no deadline (-timeout 0): as long as it takes
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d)
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(wait) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("the NATS server on %s did not start in the test's time", opts.Host)
+	}
+	return srv, nil
 }
 
 // waitFor polls cond until it holds. It returns an error, for the caller
