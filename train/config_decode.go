@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -168,7 +167,7 @@ func decodeConfig(data []byte, file string, sets []string, dropForeign bool) (Co
 				ce.Set = set
 			} else {
 				ce.File = file
-				line, found := keyLine(root, ce.Key)
+				line, found := config.KeyLine(root, ce.Key)
 				if found || len(sets) == 0 {
 					ce.Line = line
 				}
@@ -225,39 +224,6 @@ func sortedKeys(t reflect.Type) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// keyLine finds the line of a key path such as "search.sims" or
-// "evaluation.opponents[1]" in the document; found is false when the file
-// lacks it, and line is then that of its deepest part present (0: none).
-func keyLine(root *yaml.Node, key string) (line int, found bool) {
-	n := root
-	for _, part := range strings.Split(key, ".") {
-		name, index, hasIndex := strings.Cut(part, "[")
-		if n == nil || n.Kind != yaml.MappingNode {
-			return line, false
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == name {
-				next = n.Content[i+1]
-				line = n.Content[i].Line
-			}
-		}
-		if next == nil {
-			return line, false
-		}
-		if hasIndex {
-			k, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
-			if err != nil || next.Kind != yaml.SequenceNode || k >= len(next.Content) {
-				return line, false
-			}
-			next = next.Content[k]
-			line = next.Line
-		}
-		n = next
-	}
-	return line, true
 }
 
 // Marshal writes c as YAML with every key, in schema order: the effective

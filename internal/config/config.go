@@ -488,7 +488,7 @@ func locate(err error, file string, doc *yaml.Node) error {
 	if errors.As(err, &ce) {
 		ce.File = file
 		if ce.Line == 0 {
-			ce.Line = keyLine(doc, ce.Key)
+			ce.Line, _ = KeyLine(doc, ce.Key)
 		}
 		if ce.Key == "" && ce.Line > 0 { // a type's UnmarshalYAML knows its line, not its key
 			ce.Key = lineKey(doc, ce.Line, "")
@@ -497,16 +497,21 @@ func locate(err error, file string, doc *yaml.Node) error {
 	return err
 }
 
-// keyLine finds the line of a key path such as "games", "agents[2]" or
-// "agents[1].spec" in doc, or 0; for a path that goes deeper than the
-// document, the line of its deepest part present.
-func keyLine(doc *yaml.Node, key string) int {
-	n, line := doc, 0
+// KeyLine finds the line of a key path such as "games", "agents[2]" or
+// "agents[1].spec" in doc (a document's top mapping or the document node);
+// found is false when doc lacks it, and line is then that of its deepest
+// part present (0: none). The one finder of key lines, for the decoder's
+// errors and for callers that place their own (train's Validate).
+func KeyLine(doc *yaml.Node, key string) (line int, found bool) {
+	n := doc
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
 	for _, part := range strings.Split(key, ".") {
 		name, rest, _ := strings.Cut(part, "[")
 		if name != "" {
 			if n == nil || n.Kind != yaml.MappingNode {
-				return line
+				return line, false
 			}
 			var next *yaml.Node
 			for i := 0; i+1 < len(n.Content); i += 2 {
@@ -515,7 +520,7 @@ func keyLine(doc *yaml.Node, key string) int {
 				}
 			}
 			if next == nil {
-				return line
+				return line, false
 			}
 			n = next
 		}
@@ -524,13 +529,13 @@ func keyLine(doc *yaml.Node, key string) int {
 			rest = strings.TrimPrefix(after, "[")
 			k, err := strconv.Atoi(idx)
 			if err != nil || n.Kind != yaml.SequenceNode || k < 0 || k >= len(n.Content) {
-				return line
+				return line, false
 			}
 			n = n.Content[k]
 			line = n.Line
 		}
 	}
-	return line
+	return line, true
 }
 
 // fitsInt reports whether the YAML integer v is a value of the integer type

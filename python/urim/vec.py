@@ -16,6 +16,7 @@ _MODE_OF = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same
             AutoresetMode.DISABLED: "disabled"}
 _ENUM_OF = {v: k for k, v in _MODE_OF.items()}
 MASK_DTYPES = {"int8": np.int8, "bool": np.bool_}
+_CLAIM = threading.Lock()  # taken only by a VecEnv's first reset or step, to claim it
 
 
 class VecEnv(Seeded, VectorEnvBase):
@@ -286,8 +287,10 @@ class VecEnv(Seeded, VectorEnvBase):
         self._check_open()
         me = threading.get_ident()
         if self._owner is None:
-            self._owner = me
-        elif self._owner != me:
+            with _CLAIM:  # two threads' first calls at once: one wins, the other is refused
+                if self._owner is None:
+                    self._owner = me
+        if self._owner != me:
             raise RuntimeError(f"urim.VecEnv.{what}: the env belongs to thread {self._owner} (the first to reset "
                                f"or step it), not to thread {me}: a VecEnv's results are buffers each step "
                                "rewrites, so make one VecEnv per thread")
