@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
@@ -36,13 +35,9 @@ func nodeOn(t *testing.T, i int, dir string, others []*server.Server, port, rout
 		JetStream: true, StoreDir: filepath.Join(dir, fmt.Sprintf("n%d", i)),
 		Cluster: server.ClusterOpts{Name: "urim-test", Host: "127.0.0.1", Port: routePort},
 		Routes:  server.RoutesFromStr(strings.Join(routes, ","))}
-	s, err := server.NewServer(opts)
+	s, err := natsServer(t, opts)
 	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(30 * time.Second) {
-		t.Fatalf("node %d did not start", i)
+		t.Fatalf("node %d: %v", i, err)
 	}
 	return s
 }
@@ -84,15 +79,15 @@ func TestThreeNodeCluster(t *testing.T) {
 	defer cancel()
 	var l *Learner
 	var err error
-	for try := 0; ; try++ { // JetStream answers once the cluster has a meta leader
-		if l, err = OpenLearner(ctx, &cfg, LearnerOptions{Log: log}); err == nil || ctx.Err() != nil {
-			break
+	tries := 0 // JetStream answers once the cluster has a meta leader
+	if werr := waitFor(t, nil, func() bool {
+		if l, err = OpenLearner(ctx, &cfg, LearnerOptions{Log: log}); err != nil {
+			tries++
+			t.Logf("try %d: %v", tries, err)
 		}
-		t.Logf("try %d: %v", try, err)
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
+		return err == nil
+	}); werr != nil {
+		t.Fatalf("no learner: %v: %v", werr, err)
 	}
 	defer l.Close()
 	wctx, stopWorkers := context.WithCancel(ctx)
@@ -130,18 +125,15 @@ func TestThreeNodeCluster(t *testing.T) {
 	checkOnce(t, dir)
 	// The node that was away is a current replica of the stream again.
 	js, _ := jetstream.New(l.nc)
-	for {
+	if err := waitFor(t, nil, func() bool {
 		s, err := js.Stream(ctx, l.res.n.stream)
-		if err == nil {
-			info, err := s.Info(ctx)
-			if err == nil && info.Cluster != nil && len(info.Cluster.Replicas) == 2 && currentAll(info.Cluster) {
-				break
-			}
+		if err != nil {
+			return false
 		}
-		if !beforeDeadline(t) {
-			t.Fatalf("the restarted node did not catch up in the test's time: %v", err)
-		}
-		time.Sleep(250 * time.Millisecond)
+		info, err := s.Info(ctx)
+		return err == nil && info.Cluster != nil && len(info.Cluster.Replicas) == 2 && currentAll(info.Cluster)
+	}); err != nil {
+		t.Fatalf("the restarted node did not catch up: %v", err)
 	}
 }
 

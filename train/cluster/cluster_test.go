@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
@@ -247,24 +249,60 @@ func beforeDeadline(t *testing.T) bool {
 	return !ok || time.Now().Before(d.Add(-testMargin(d)))
 }
 
+// natsServer starts a NATS server with opts (tests bind 127.0.0.1, on a
+// port the server picks: RANDOM_PORT, read back with ClientURL) and waits
+// until it takes connections, within the test's time (testBudget). It
+// returns an error rather than failing, for the tests that start a server
+// from another goroutine.
+func natsServer(t *testing.T, opts *server.Options) (*server.Server, error) {
+	ctx, cancel := testBudget(t)
+	defer cancel()
+	wait := time.Hour // no deadline (-timeout 0): as long as it takes
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d)
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(wait) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("the NATS server on %s did not start in the test's time", opts.Host)
+	}
+	return srv, nil
+}
+
+// waitFor polls cond until it holds. It returns an error, for the caller
+// to fail with, when the test's time (testBudget) runs out first or when
+// done (nil: never) delivers first, the thing waited on having ended.
+func waitFor(t *testing.T, done <-chan error, cond func() bool) error {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if !beforeDeadline(t) {
+			return fmt.Errorf("not after %v, the test's time", time.Since(start).Round(time.Second))
+		}
+		select {
+		case err := <-done:
+			return fmt.Errorf("it ended first: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
 // waitIteration waits until the run in dir has committed iteration it, or
 // the test's time (testBudget) runs out.
 func waitIteration(t *testing.T, dir string, it int, done <-chan error) {
 	t.Helper()
-	start := time.Now()
-	for beforeDeadline(t) {
+	if err := waitFor(t, done, func() bool {
 		st, ok, err := train.ReadState(dir)
-		if err == nil && ok && st.Iteration >= it {
-			return
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the run ended before iteration %d: %v", it, err)
-		case <-time.After(20 * time.Millisecond):
-		}
+		return err == nil && ok && st.Iteration >= it
+	}); err != nil {
+		st, _, _ := train.ReadState(dir)
+		t.Fatalf("no iteration %d (at iteration %d): the run: %v", it, st.Iteration, err)
 	}
-	st, _, _ := train.ReadState(dir)
-	t.Fatalf("no iteration %d after %v, the test's time (at iteration %d)", it, time.Since(start).Round(time.Second), st.Iteration)
 }
 
 // The library does not write the worker's command line: local workers

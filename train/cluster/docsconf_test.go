@@ -1,14 +1,12 @@
 package cluster
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 )
@@ -69,17 +67,13 @@ func TestDocumentedConfig(t *testing.T) {
 			t.Errorf("documented %s permissions\n%q\nthe embedded server's\n%q", c.what, c.got, c.want)
 		}
 	}
-	srv, err := server.NewServer(opts)
+	srv, err := natsServer(t, opts)
 	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		t.Fatal("the documented server did not start")
+		t.Fatalf("the documented server: %v", err)
 	}
 	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
 	l := openRunLearner(t, srv.ClientURL(), learner, "urim")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	log := &syncBuffer{}
 	if err := RunWorker(ctx, WorkerOptions{URL: srv.ClientURL(), Credentials: worker, Run: "urim", ID: "w", Threads: 1, MaxShards: 1, Log: log}); err != nil {

@@ -83,16 +83,8 @@ func checkStoredOnce(t *testing.T, path string, want int) {
 // (testBudget) runs out or when done delivers first.
 func waitLog(t *testing.T, log *syncBuffer, s string, done <-chan error) {
 	t.Helper()
-	start := time.Now()
-	for !strings.Contains(log.String(), s) {
-		if !beforeDeadline(t) {
-			t.Fatalf("no %q in the log after %v, the test's time\n%s", s, time.Since(start).Round(time.Second), log)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the tournament ended before %q: %v\n%s", s, err, log)
-		case <-time.After(20 * time.Millisecond):
-		}
+	if err := waitFor(t, done, func() bool { return strings.Contains(log.String(), s) }); err != nil {
+		t.Fatalf("no %q in the log: the tournament: %v\n%s", s, err, log)
 	}
 }
 

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,14 +27,10 @@ func startServer(t *testing.T, dir string, runs ...string) (string, Credentials,
 		users = append(users, &server.User{Username: c.User, Password: c.Password, Permissions: workerPermissions(namesOf(run))})
 		workers[run] = c
 	}
-	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true,
+	srv, err := natsServer(t, &server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true,
 		JetStream: true, StoreDir: dir, MaxPayload: maxPayload, Users: users})
 	if err != nil {
 		t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		t.Fatal("the server did not start")
 	}
 	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
 	return srv.ClientURL(), learner, workers
@@ -82,14 +77,18 @@ func TestWorkerSeesNothingOfAnotherRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer spy.Close()
-	var seen atomic.Int64
+	// Synchronous subscriptions: nothing takes their messages, so what they
+	// hold is all the spy received.
+	var subs []*nats.Subscription
 	for _, subj := range []string{">", "_INBOX.>", "_URIM_INBOX.>", InboxPrefix("b") + ".>", InboxPrefix("a") + ".>", "urim.b.>", "$JS.>", "$KV.>"} {
-		if _, err := spy.Subscribe(subj, func(m *nats.Msg) { seen.Add(1); t.Logf("the spy got %s", m.Subject) }); err != nil {
+		sub, err := spy.SubscribeSync(subj)
+		if err != nil {
 			t.Fatal(err)
 		}
+		subs = append(subs, sub)
 	}
 	spy.Flush()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	if err := RunWorker(ctx, WorkerOptions{URL: url, Credentials: workers["b"], Run: "b", ID: "wb", Threads: 1, MaxShards: 2}); err != nil {
 		t.Fatal(err)
@@ -101,8 +100,24 @@ func TestWorkerSeesNothingOfAnotherRun(t *testing.T) {
 	if err := lb.Committed(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if n := seen.Load(); n != 0 {
+	// The server queues what it sends the spy in order: once the spy's
+	// round trip, begun after run b's last acknowledgement was confirmed,
+	// is back, the spy holds whatever the server sent it of run b till then.
+	if err := spy.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, sub := range subs {
+		for {
+			m, err := sub.NextMsg(0)
+			if err != nil {
+				break
+			}
+			n++
+			t.Logf("the spy got %s on %s", m.Subject, sub.Subject)
+		}
+	}
+	if n != 0 {
 		t.Errorf("a worker of run a received %d messages of run b", n)
 	}
 	// Run b's streams, buckets and objects are not run a's worker's to read.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -147,26 +146,27 @@ func waitHeld(t *testing.T, dir string, done <-chan error) int {
 	ctx, cancel := testBudget(t)
 	defer cancel()
 	delivered := map[int]uint64{} // per committed iteration: the shards delivered when it was first seen
-	for ctx.Err() == nil {
+	held := 0
+	if err := waitFor(t, done, func() bool {
 		st, _, _ := train.ReadState(dir)
-		if c, err := js.Consumer(ctx, namesOf("run").stream, consumerName); err == nil {
-			if ci, err := c.Info(ctx); err == nil {
-				d0, seen := delivered[st.Iteration]
-				if !seen {
-					delivered[st.Iteration] = ci.Delivered.Consumer
-				} else if ci.Delivered.Consumer > d0 && ci.NumAckPending > 0 {
-					if now, _, _ := train.ReadState(dir); now.Iteration == st.Iteration {
-						return st.Iteration
-					}
-				}
-			}
+		c, err := js.Consumer(ctx, namesOf("run").stream, consumerName)
+		if err != nil {
+			return false
 		}
-		select {
-		case err := <-done:
-			t.Fatalf("the learner ended before it held shards: %v", err)
-		case <-time.After(10 * time.Millisecond):
+		ci, err := c.Info(ctx)
+		if err != nil {
+			return false
 		}
+		d0, seen := delivered[st.Iteration]
+		if !seen {
+			delivered[st.Iteration] = ci.Delivered.Consumer
+			return false
+		}
+		held = st.Iteration
+		now, _, _ := train.ReadState(dir)
+		return ci.Delivered.Consumer > d0 && ci.NumAckPending > 0 && now.Iteration == st.Iteration
+	}); err != nil {
+		t.Fatalf("the learner held no shards: %v", err)
 	}
-	t.Fatal("the learner held no shards in the test's time")
-	return 0
+	return held
 }

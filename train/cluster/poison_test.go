@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
@@ -34,7 +33,7 @@ func TestPoisonedShardsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	dim, a := env.NewEncoder(g, enc).Dim(), g.PitsPerRow()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	if err := RunWorker(ctx, WorkerOptions{URL: l.emb.URL, Credentials: l.emb.Worker, Run: "run", ID: "w", Threads: 1, Log: log, MaxShards: 1}); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // is taken.
 func TestRefusedShardsAreCountedAndNamed(t *testing.T) {
 	l, _, log := openTestLearner(t, "cluster.max_lag=1")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	// Two shards of network 0, then (below) three more versions: too old.
 	if err := RunWorker(ctx, WorkerOptions{URL: l.emb.URL, Credentials: l.emb.Worker, Run: "run", ID: "old", Threads: 1, Log: log, MaxShards: 2}); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/urim-rl/urim/train"
 )
@@ -48,7 +47,7 @@ func openTestLearner(t *testing.T, sets ...string) (*Learner, *train.Config, *sy
 
 func TestWorkerPublishesShards(t *testing.T) {
 	l, _, log := openTestLearner(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testBudget(t)
 	defer cancel()
 	err := RunWorker(ctx, WorkerOptions{URL: l.emb.URL, Credentials: l.emb.Worker, Run: "run", ID: "w", Threads: 1, Log: log, MaxShards: 2})
 	if err != nil {
