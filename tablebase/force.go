@@ -345,22 +345,31 @@ func (f *forcing) expand(i int) error {
 		var err error
 		if took > 0 || c.Terminal() {
 			g, stay, err = f.decide(s, &c, took)
-		} else if k := f.key(&c); f.find(&k).stamp == f.gen && f.find(&k).val != 0 {
-			// Judged before. (The start, node 0, is in the index without
-			// a judgement: a move back to it is judged each time.)
-			v := f.find(&k).val
-			g, stay, kid = v == judgedGood, v >= 0, v
-		} else if g, stay, err = f.decide(s, &c, took); err == nil {
-			switch start := f.find(&k).stamp == f.gen; {
-			case stay && start:
-			case stay:
-				fc := c.Fresh()
-				kid = f.add(&fc, &k)
-			case start:
-			case g:
-				f.put(&k, judgedGood)
+		} else {
+			// decide does not touch the index, so sl stays valid across it.
+			k := f.key(&c)
+			sl := f.find(&k)
+			known := sl.stamp == f.gen
+			switch {
+			case known && sl.val != 0:
+				// Judged before. (The start, node 0, is in the index
+				// without a judgement: a move back to it is judged each
+				// time.)
+				g, stay, kid = sl.val == judgedGood, sl.val >= 0, sl.val
 			default:
-				f.put(&k, judgedBad)
+				if g, stay, err = f.decide(s, &c, took); err != nil {
+					break
+				}
+				switch {
+				case known: // the start: kid stays 0
+				case stay:
+					fc := c.Fresh()
+					kid = f.add(&fc, &k)
+				case g:
+					f.put(&k, judgedGood)
+				default:
+					f.put(&k, judgedBad)
+				}
 			}
 		}
 		if err != nil {
