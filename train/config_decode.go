@@ -74,17 +74,18 @@ func decodeConfig(data []byte, file string, sets []string, dropForeign bool) (Co
 	cfg := Default()
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	if len(bytes.TrimSpace(data)) > 0 {
-		var err error
-		if root, err = parseDocument(data, file); err != nil || root.Kind != yaml.MappingNode {
+		doc, parseErr := parseDocument(data, file)
+		switch {
+		case parseErr == nil && doc.Kind == yaml.MappingNode:
+			root = doc
+		default:
 			// Not a mapping: the strict decoder says why, by line.
-			sv := cfg.schemaValue()
-			if err := config.DecodeBytes(data, file, sv.Interface()); err != nil {
+			if err := config.DecodeBytes(data, file, cfg.schemaValue().Interface()); err != nil {
 				return cfg, err
 			}
-			if err != nil {
-				return cfg, err
+			if parseErr != nil {
+				return cfg, parseErr
 			}
-			root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		}
 	}
 	// The schema is the config's own algorithm's: read the algorithm first

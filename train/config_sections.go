@@ -134,19 +134,6 @@ func lookupSection(key string) (section, bool) {
 	return sectionOf(key)
 }
 
-// sectionsOf returns the sections of algorithm algo, in printed order.
-func sectionsOf(algo string) []section {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	var out []section
-	for _, key := range order {
-		if s, ok := sectionOf(key); ok && s.owner == algo {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // schemaType returns the struct type of algorithm algo's config: Config's
 // fields and a field per section of algo, in printed order. The strict
 // decoder, --set, the printer and the finite-number check all work on a
