@@ -189,20 +189,9 @@ func (t *Table) position(g *env.Game, b *[16]uint8, mover, store int) (env.State
 		pits[(i+mover*p)%(2*p)] = b[i] // canonical pit i is absolute pit i + mover·P
 		n += int(b[i])
 	}
-	var stores [2]int
-	stores[mover], stores[1-mover] = store, t.r.total-n-store
-	text := make([]byte, 0, 64)
-	for i := 0; i < 2*p; i++ {
-		switch {
-		case i == p:
-			text = append(text, '/')
-		case i > 0:
-			text = append(text, ',')
-		}
-		text = fmt.Appendf(text, "%d", pits[i])
-	}
-	text = fmt.Appendf(text, " %d-%d %c 0", stores[0], stores[1], "SN"[mover])
-	return g.ParsePosition(string(text))
+	var stores [2]uint8
+	stores[mover], stores[1-mover] = uint8(store), uint8(t.r.total-n-store)
+	return g.NewPosition(&pits, stores, mover, 0)
 }
 
 // validMasks reports the first position whose stored best moves name an
