@@ -77,6 +77,9 @@ func New(s *train.Session) (train.Algorithm, error) {
 			progress.Count(len(win.shards), "shards"))
 	}
 	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}
+	if share := TrainingOf(s.Config).TablebaseSample; share > 0 && table != nil {
+		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: share}
+	}
 	if s.Remote() != nil {
 		if a.seen, a.recent, err = seenShards(s); err != nil {
 			return nil, err

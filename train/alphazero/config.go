@@ -2,6 +2,7 @@ package alphazero
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -186,6 +187,12 @@ type Training struct {
 	// then builds them), else tablebase.Best with the position's history,
 	// many times a probe's cost (agents.TableTarget).
 	TablebasePolicy bool `yaml:"tablebase_policy"`
+	// TablebaseSample is the share of each training batch drawn from the
+	// table itself rather than the replay window: positions uniform over
+	// the seed counts 1 … K as `urim eval accuracy` draws them, with the
+	// table's value and best moves as targets (tableSampler). 0: none.
+	// Needs TablebasePolicy.
+	TablebaseSample float64 `yaml:"tablebase_sample"`
 }
 
 // MaxTablebaseSeeds bounds training.tablebase_seeds: the build of 16 seeds
@@ -303,6 +310,10 @@ func checkTraining(c *train.Config, _ *env.Game) error {
 		return train.ConfigErrorf("training.tablebase_seeds", "%d, but training.tablebase names a table too: set one of them", t.TablebaseSeeds)
 	case t.TablebasePolicy && t.Tablebase == "" && t.TablebaseSeeds == 0:
 		return train.ConfigErrorf("training.tablebase_policy", "true, but neither training.tablebase nor training.tablebase_seeds is set")
+	case math.IsNaN(t.TablebaseSample) || t.TablebaseSample < 0 || t.TablebaseSample >= 1:
+		return train.ConfigErrorf("training.tablebase_sample", "%v is out of range: a share of the batch, at least 0 and below 1", t.TablebaseSample)
+	case t.TablebaseSample > 0 && !t.TablebasePolicy:
+		return train.ConfigErrorf("training.tablebase_sample", "%v, but training.tablebase_policy is false: the sampled positions' policy targets are the table's best moves", t.TablebaseSample)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 type learner struct {
 	s     *train.Session
 	batch nn.Batch
+	table *tableSampler // training.tablebase_sample, or nil
 }
 
 func newLearner(s *train.Session) *learner {
@@ -55,7 +56,7 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		buf.FillTrain(&l.batch, rng)
+		l.fill(buf, rng)
 		s := t.Step(l.batch)
 		st.policy += s.Policy
 		st.value += s.Value
@@ -71,4 +72,18 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 	ck := t.Checkpoint()
 	l.s.Optimizer, l.s.Step = ck.Optimizer, ck.Step
 	return st, nil
+}
+
+// fill draws the next training batch: rows from the replay window, and with
+// training.tablebase_sample its share of the rows, last, from the table.
+func (l *learner) fill(buf *Buffer, rng *rand.Rand) {
+	m := l.table.rows(l.batch.N)
+	window := l.batch
+	window.N -= m
+	if window.N > 0 {
+		buf.FillTrain(&window, rng)
+	}
+	if m > 0 {
+		l.table.fill(&l.batch, window.N, rng)
+	}
 }

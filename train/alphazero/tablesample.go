@@ -1,0 +1,83 @@
+package alphazero
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/urim-rl/urim/agents/classic"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/nn"
+	"github.com/urim-rl/urim/tablebase"
+)
+
+// SampledPlies bounds the ply a table sample is given (uniform in 0 …
+// SampledPlies−1): the table's values do not depend on it (tables need
+// rules without a ply cap), so the network learns that they do not, and
+// sees table positions at the plies real endgames have as well as at the
+// ply 0 that `urim eval accuracy` draws.
+const SampledPlies = 200
+
+// tableSampler draws training rows straight from the endgame table
+// (training.tablebase_sample): a position with a seed count uniform over
+// 1 … K, uniform within it (tablebase.Table.Sample, the distribution `urim
+// eval accuracy` scores), with the table's value as the value target and
+// its best moves (the position's, with only itself as history) as a
+// uniform policy target. Positions the table does not hold exactly, and
+// finished ones, are drawn again. It allocates nothing: it runs in every
+// training step.
+type tableSampler struct {
+	t      *tablebase.Table
+	g      *env.Game
+	enc    *env.Encoder
+	reward env.RewardKind
+	share  float64
+}
+
+// rows returns how many rows of a batch of n the table fills.
+func (ts *tableSampler) rows(n int) int {
+	if ts == nil {
+		return 0
+	}
+	return min(int(math.Round(ts.share*float64(n))), n)
+}
+
+// fill writes rows from … dst.N−1 of dst from the table with rng's draws.
+func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
+	d, a, k := ts.enc.Dim(), ts.g.PitsPerRow(), ts.t.MaxSeeds()
+	for r := from; r < dst.N; r++ {
+		s, v, best := ts.draw(rng, k)
+		ts.enc.Encode(dst.Obs[r*d:(r+1)*d], &s)
+		legal, p, mask := s.Legal(), dst.Policy[r*a:(r+1)*a], dst.Mask[r*a:(r+1)*a]
+		share := 1 / float32(best.Count())
+		for i := range p {
+			mask[i] = legal.Has(i)
+			p[i] = 0
+			if best.Has(i) {
+				p[i] = share
+			}
+		}
+		dst.Outcome[r] = v
+	}
+}
+
+// draw returns a position the table holds exactly, at a drawn ply, its
+// value for the player to move and its best moves.
+func (ts *tableSampler) draw(rng *rand.Rand, k int) (env.State, float32, env.Mask) {
+	for {
+		s, err := ts.t.Sample(ts.g, 1+rng.IntN(k), rng)
+		if err != nil {
+			panic(err) // the seed count is in range and a table's positions parse
+		}
+		var pits [16]uint8
+		for i := range 2 * ts.g.PitsPerRow() {
+			pits[i] = uint8(s.Pit(i))
+		}
+		s, err = ts.g.NewPosition(&pits, [2]uint8{uint8(s.Store(0)), uint8(s.Store(1))}, s.ToMove(), uint32(rng.IntN(SampledPlies)))
+		if err != nil {
+			panic(err)
+		}
+		if v, best, ok := classic.TableTarget(ts.t, &s, ts.reward, true); ok && best != 0 {
+			return s, v, best
+		}
+	}
+}
