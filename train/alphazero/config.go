@@ -190,10 +190,15 @@ type Training struct {
 	// TablebaseSample is the share of each training batch drawn from the
 	// table itself rather than the replay window: positions uniform over
 	// the seed counts 1 … K as `urim eval accuracy` draws them, with the
-	// table's value and best moves as targets (tableSampler). 0: none.
-	// Needs TablebasePolicy.
+	// table's value and best moves as targets (tableSampler), whether or
+	// not TablebasePolicy gives the window's rows the best moves too. 0:
+	// none.
 	TablebaseSample float64 `yaml:"tablebase_sample"`
 }
+
+// readsBestMoves reports whether the training targets read the table's best
+// moves, so a table built for the run stores them.
+func (t Training) readsBestMoves() bool { return t.TablebasePolicy || t.TablebaseSample > 0 }
 
 // MaxTablebaseSeeds bounds training.tablebase_seeds: the build of 16 seeds
 // of urim holds about 1.3 GiB; a bigger table is built once with 'urim
@@ -312,8 +317,8 @@ func checkTraining(c *train.Config, _ *env.Game) error {
 		return train.ConfigErrorf("training.tablebase_policy", "true, but neither training.tablebase nor training.tablebase_seeds is set")
 	case math.IsNaN(t.TablebaseSample) || t.TablebaseSample < 0 || t.TablebaseSample >= 1:
 		return train.ConfigErrorf("training.tablebase_sample", "%v is out of range: a share of the batch, at least 0 and below 1", t.TablebaseSample)
-	case t.TablebaseSample > 0 && !t.TablebasePolicy:
-		return train.ConfigErrorf("training.tablebase_sample", "%v, but training.tablebase_policy is false: the sampled positions' policy targets are the table's best moves", t.TablebaseSample)
+	case t.TablebaseSample > 0 && t.Tablebase == "" && t.TablebaseSeeds == 0:
+		return train.ConfigErrorf("training.tablebase_sample", "%v, but neither training.tablebase nor training.tablebase_seeds is set", t.TablebaseSample)
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
 	path := filepath.Join(s.Dir, RunTableFile(t.TablebaseSeeds))
 	tb, err := tablebase.LoadFor(path, s.Rules)
 	switch {
-	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds && (tb.HasStoredMoves() || !t.TablebasePolicy):
+	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds && (tb.HasStoredMoves() || !t.readsBestMoves()):
 		return tb, nil
 	case err == nil && tb.MaxSeeds() == t.TablebaseSeeds:
 		fmt.Fprintf(s.Log, "train: %s has no stored best moves, which training.tablebase_policy reads: building it again\n", path)
@@ -47,15 +47,16 @@ func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("train: training.tablebase_seeds: %w", err)
 	}
-	return buildRunTable(s, path, t.TablebaseSeeds, t.TablebasePolicy)
+	return buildRunTable(s, path, t.TablebaseSeeds, t.readsBestMoves())
 }
 
-// noteStoredMoves says, for a run with training.tablebase_policy, whether
-// its table answers the policy targets in one probe.
+// noteStoredMoves says, for a run with training.tablebase_policy or
+// training.tablebase_sample, whether its table answers the policy targets
+// in one probe.
 func noteStoredMoves(s *train.Session, tb *tablebase.Table) {
-	if tb != nil && TrainingOf(s.Config).TablebasePolicy && !tb.HasStoredMoves() {
+	if tb != nil && TrainingOf(s.Config).readsBestMoves() && !tb.HasStoredMoves() {
 		fmt.Fprintf(s.Log, "train: the table stores no best moves (a format 1 file, or built without --best-moves): "+
-			"each policy target of training.tablebase_policy analyses its position's moves, many times a probe's cost\n")
+			"each policy target of training.tablebase_policy and training.tablebase_sample analyses its position's moves, many times a probe's cost\n")
 	}
 }
 

@@ -92,8 +92,7 @@ func TestTableSampleRows(t *testing.T) {
 	}
 }
 
-// TestTableSampleConfig: the share is checked, and needs the table's policy
-// targets.
+// TestTableSampleConfig: the share is checked, and needs a table.
 func TestTableSampleConfig(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	for _, c := range []struct {
@@ -102,7 +101,7 @@ func TestTableSampleConfig(t *testing.T) {
 	}{
 		{[]string{"training.tablebase_seeds=5", "training.tablebase_policy=true", "training.tablebase_sample=1"}, "out of range"},
 		{[]string{"training.tablebase_seeds=5", "training.tablebase_policy=true", "training.tablebase_sample=-0.1"}, "out of range"},
-		{[]string{"training.tablebase_seeds=5", "training.tablebase_sample=0.2"}, "training.tablebase_policy is false"},
+		{[]string{"training.tablebase_sample=0.2"}, "neither training.tablebase nor training.tablebase_seeds"},
 	} {
 		_, err := train.LoadConfig(filepath.Join("..", "..", "configs", "tiny.yaml"), append([]string{"output=" + dir, "max_plies=0"}, c.sets...))
 		if err == nil || !strings.Contains(err.Error(), "training.tablebase_sample") || !strings.Contains(err.Error(), c.want) {
@@ -115,7 +114,7 @@ func TestTableSampleConfig(t *testing.T) {
 // table's rows (its network is not the one of a run without them), and a
 // resumed run gives the same network as one run straight through.
 func TestTableSampleRun(t *testing.T) {
-	sets := []string{"max_plies=0", "training.tablebase_seeds=5", "training.tablebase_policy=true", "training.tablebase_sample=0.3"}
+	sets := []string{"max_plies=0", "training.tablebase_seeds=5", "training.tablebase_sample=0.3"}
 	straight := filepath.Join(t.TempDir(), "straight")
 	split := filepath.Join(t.TempDir(), "split")
 	run := func(dir, its string, resume bool) {
