@@ -75,10 +75,12 @@ type Spec struct {
 	// Sections are the algorithm's own config sections, in the order
 	// declared ([Section]; read them with [SectionOf]).
 	Sections []Section
-	// Distributed says the algorithm's self-play may come from worker
-	// processes (the cluster section; train/cluster). A distributed config
-	// of another algorithm is refused.
-	Distributed bool
+	// Remote is the algorithm's part in a distributed run: how a worker
+	// process plays its self-play and its networks ([RemotePart]; package
+	// train/cluster runs it). With one, the algorithm's self-play may come
+	// from workers (the cluster section); without (nil), a distributed
+	// config of the algorithm is refused.
+	Remote *RemotePart
 }
 
 var (
@@ -89,7 +91,8 @@ var (
 // Register makes the algorithm name (the config key algorithm) available.
 // An algorithm package calls it from init; train/all imports them all. It
 // panics when name is registered twice, spec has no New, or a section
-// cannot take its place (its key taken, its After unknown).
+// cannot take its place (its key taken, its After unknown), or its
+// Remote has no Play.
 func Register(name string, spec Spec) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -98,6 +101,9 @@ func Register(name string, spec Spec) {
 	}
 	if spec.New == nil {
 		panic(fmt.Sprintf("train: algorithm %q registered without New", name))
+	}
+	if spec.Remote != nil && spec.Remote.Play == nil {
+		panic(fmt.Sprintf("train: algorithm %q registered with a Remote without Play", name))
 	}
 	addSections(name, spec.Sections)
 	registry[name] = spec

@@ -82,7 +82,7 @@ func (c *Config) checkCluster() error {
 	if cl.Evaluation && !cl.Distributed() {
 		checks = append(checks, bad("cluster.evaluation", "set without cluster.workers or cluster.nats: there are no workers to play the evaluation games"))
 	}
-	if spec, ok := specOf(c.Algorithm); ok && cl.Distributed() && !spec.Distributed {
+	if spec, ok := specOf(c.Algorithm); ok && cl.Distributed() && spec.Remote == nil {
 		if names := distributedAlgorithms(); len(names) > 0 {
 			checks = append(checks, bad("cluster", "distributed self-play is for algorithm %s, not %s", strings.Join(names, " or "), c.Algorithm))
 		} else {
@@ -103,11 +103,11 @@ func DefaultCluster() Cluster {
 }
 
 // distributedAlgorithms names the algorithms whose self-play workers can
-// play ([Spec.Distributed]), sorted.
+// play (those with a [Spec.Remote]), sorted.
 func distributedAlgorithms() []string {
 	var names []string
 	for _, name := range Algorithms() {
-		if spec, _ := specOf(name); spec.Distributed {
+		if spec, _ := specOf(name); spec.Remote != nil {
 			names = append(names, name)
 		}
 	}

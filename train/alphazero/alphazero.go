@@ -30,7 +30,7 @@ import (
 const Name = "alphazero"
 
 func init() {
-	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections, Distributed: true})
+	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections, Remote: remotePart})
 }
 
 // panels are the quantities of an AlphaZero run's figures.
@@ -101,11 +101,12 @@ func (a *algorithm) Columns() []string {
 
 // Player is iteration it's network as an az agent, searching with the
 // evaluation's simulations ([EvalPlayer]); a worker of a distributed run
-// builds the same player from its checkpoint (Remote).
+// builds the same player from its checkpoint (its Remote spec, a
+// train.RunNetwork; remotePart.Player).
 func (a *algorithm) Player(it int, net *nn.Net) evaluate.Player {
 	sims := EvalSims(a.cfg, it)
 	p := EvalPlayer(a.cfg, a.s.Reward, it, sims, net)
-	p.Remote = NetworkSpec(train.CheckpointPath(a.s.Dir, it), it, sims)
+	p.Remote = networkSpec(train.CheckpointPath(a.s.Dir, it), it, sims)
 	return p
 }
 

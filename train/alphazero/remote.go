@@ -7,8 +7,53 @@ import (
 	"strconv"
 
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 )
+
+// AlphaZero in a distributed run. The learner's side is collect (the
+// workers' games in place of its own self-play) with the shard ids
+// state.json keeps; the workers' side is remotePart, which package
+// train/cluster runs: a worker's config (its games in lock-step), its
+// chunks of self-play (playChunk) and the run's networks as its
+// evaluation plays them, for tournament jobs.
+
+// remotePart is AlphaZero's part in a distributed run (its Spec's Remote).
+var remotePart = &train.RemotePart{Worker: readyWorker, Play: playChunk, Player: networkPlayer}
+
+// readyWorker sets a worker's games in lock-step (selfplay.parallel_games)
+// to lockstep, when given, and says what the worker plays.
+func readyWorker(cfg *train.Config, lockstep int) string {
+	sp := SelfPlayOf(cfg)
+	if lockstep > 0 {
+		sp.ParallelGames = lockstep
+		SetSelfPlay(cfg, sp)
+	}
+	return fmt.Sprintf("%s sims, %d games in lock-step", SearchOf(cfg).Sims, sp.ParallelGames)
+}
+
+// networkSpec is the Remote spec of iteration it's network, saved at path,
+// searching with sims simulations: run-network:ckpt=FILE,iter=N,sims=S.
+func networkSpec(path string, it, sims int) string {
+	return train.RunNetwork{Path: path, Iter: it, Params: map[string]string{"sims": strconv.Itoa(sims)}}.Spec()
+}
+
+// networkPlayer is, on a worker, the player of the run's network that a
+// networkSpec names: [EvalPlayer] of the run's config with the spec's
+// simulations.
+func networkPlayer(cfg *train.Config, n train.RunNetwork, net *nn.Net) (evaluate.Player, error) {
+	sims, err := strconv.Atoi(n.Params["sims"])
+	if err != nil || sims < 1 || len(n.Params) != 1 {
+		return evaluate.Player{}, fmt.Errorf("alphazero: %q is not a network of the run (%s:ckpt=FILE,iter=N,sims=S)", n.Spec(), train.NetworkAgent)
+	}
+	reward, err := env.ParseRewardKind(cfg.Reward)
+	if err != nil {
+		return evaluate.Player{}, err
+	}
+	return EvalPlayer(cfg, reward, n.Iter, sims, net), nil
+}
 
 // rememberIterations is how many committed iterations' remote shard ids
 // state.json keeps: a shard acknowledged late (the learner stopped between

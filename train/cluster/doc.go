@@ -10,7 +10,8 @@
 // explicit acknowledgement sent only once the iteration holding a shard is
 // committed. A worker ([RunWorker], urim worker) reads the run's config,
 // fetches the newest network (again whenever a newer one is published),
-// plays lock-step self-play and publishes its finished games in shards of
+// plays the run's algorithm's self-play (its train.RemotePart: the package
+// knows no algorithm) and publishes its finished games in shards of
 // several games (cluster.games_per_shard, fewer when the oldest has waited
 // or the network changes) in the dataset format (dataset.Pack), the
 // shard's id its message id so that JetStream drops a shard published

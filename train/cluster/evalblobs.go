@@ -13,7 +13,7 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/internal/atomicfile"
 	"github.com/urim-rl/urim/nn"
-	"github.com/urim-rl/urim/train/alphazero"
+	"github.com/urim-rl/urim/train"
 )
 
 // blobs are the checkpoints one tournament sent: their SHA-256 by path,
@@ -26,10 +26,11 @@ type blobs struct {
 
 func newBlobs() *blobs { return &blobs{sum: map[string]string{}, put: map[string]bool{}} }
 
-// sendFiles puts the checkpoint a spec names (ckpt=FILE) in the run's
-// object store, named by its SHA-256, and returns the spec naming it so.
+// sendFiles puts the checkpoint a spec names (ckpt=FILE: an agent's, or a
+// run's network, train.NetworkAgent) in the run's object store, named by
+// its SHA-256, and returns the spec naming it so.
 func sendFiles(ctx context.Context, res *resources, spec string, sent *blobs) (string, error) {
-	if nw, ok, err := alphazero.ParseNetworkSpec(spec); ok {
+	if nw, ok, err := train.ParseRunNetwork(spec); ok {
 		if err != nil {
 			return "", err
 		}
@@ -37,7 +38,8 @@ func sendFiles(ctx context.Context, res *resources, spec string, sent *blobs) (s
 		if err != nil {
 			return "", err
 		}
-		return alphazero.NetworkSpec(blobPrefix+sum, nw.Iter, nw.Sims), nil
+		nw.Path = blobPrefix + sum
+		return nw.Spec(), nil
 	}
 	sp, err := agents.ParseSpec(spec)
 	if err != nil {

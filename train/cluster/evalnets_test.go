@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/urim-rl/urim/env"
@@ -28,7 +29,7 @@ func runPlayers(t *testing.T, l *Learner, cfg *train.Config, its ...int) []evalu
 	for _, it := range its {
 		sims := alphazero.EvalSims(cfg, it)
 		p := alphazero.EvalPlayer(cfg, reward, it, sims, net)
-		p.Remote = alphazero.NetworkSpec(l.testNet, it, sims)
+		p.Remote = train.RunNetwork{Path: l.testNet, Iter: it, Params: map[string]string{"sims": strconv.Itoa(sims)}}.Spec()
 		ps = append(ps, p)
 	}
 	return ps

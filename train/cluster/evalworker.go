@@ -16,22 +16,21 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/urim-rl/urim/agents"
-	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
-	"github.com/urim-rl/urim/train/alphazero"
 )
 
 // evalPlayers makes the players of a worker's tournament jobs: agent
 // specs with their checkpoints fetched from the run's object store, and
-// the run's own networks (alphazero.NetworkAgent) built as the run's
-// evaluation plays them, from the run's config.
+// the run's own networks (train.NetworkAgent) built as the run's
+// evaluation plays them, from the run's config, by its algorithm's
+// train.RemotePart.Player.
 type evalPlayers struct {
-	res    *resources
-	dir    string
-	cfg    *train.Config
-	reward env.RewardKind
+	res  *resources
+	dir  string
+	cfg  *train.Config
+	part *train.RemotePart
 	// nets holds the networks loaded, by checkpoint SHA-256: a rating
 	// plays the candidate and the best network in every job.
 	nets map[string]*nn.Net
@@ -42,17 +41,15 @@ type evalPlayers struct {
 // maxNets bounds the networks a worker keeps loaded for tournament jobs.
 const maxNets = 4
 
-func newEvalPlayers(res *resources, dir string, cfg *train.Config) (*evalPlayers, error) {
-	reward, err := env.ParseRewardKind(cfg.Reward)
-	if err != nil {
-		return nil, err
-	}
-	return &evalPlayers{res: res, dir: dir, cfg: cfg, reward: reward, nets: map[string]*nn.Net{}}, nil
+// newEvalPlayers makes the players of the jobs of the run of cfg, whose
+// algorithm's part in a distributed run is part.
+func newEvalPlayers(res *resources, dir string, cfg *train.Config, part *train.RemotePart) *evalPlayers {
+	return &evalPlayers{res: res, dir: dir, cfg: cfg, part: part, nets: map[string]*nn.Net{}}
 }
 
 // player is the player of seat name with spec in a job.
 func (e *evalPlayers) player(ctx context.Context, name, spec string) (evaluate.Player, error) {
-	if nw, ok, err := alphazero.ParseNetworkSpec(spec); ok {
+	if nw, ok, err := train.ParseRunNetwork(spec); ok {
 		if err != nil {
 			return evaluate.Player{}, err
 		}
@@ -60,11 +57,17 @@ func (e *evalPlayers) player(ctx context.Context, name, spec string) (evaluate.P
 		if !ok {
 			return evaluate.Player{}, fmt.Errorf("cluster: %s: the network is not in the run's object store", spec)
 		}
+		if e.part.Player == nil {
+			return evaluate.Player{}, fmt.Errorf("cluster: %s: the networks of algorithm %s play no tournament games on workers", spec, e.cfg.Algorithm)
+		}
 		net, err := e.net(ctx, sum)
 		if err != nil {
 			return evaluate.Player{}, err
 		}
-		p := alphazero.EvalPlayer(e.cfg, e.reward, nw.Iter, nw.Sims, net)
+		p, err := e.part.Player(e.cfg, nw, net)
+		if err != nil {
+			return evaluate.Player{}, err
+		}
 		p.Name = name
 		return p, nil
 	}

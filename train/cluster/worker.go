@@ -24,10 +24,6 @@ import (
 	"github.com/urim-rl/urim/internal/atomicfile"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
-	"github.com/urim-rl/urim/train/alphazero"
-	// The run's config, which a worker reads, holds the sections of every
-	// algorithm the learner's binary has: the worker knows them all too.
-	_ "github.com/urim-rl/urim/train/all"
 
 	_ "github.com/urim-rl/urim/agents/all" // every agent kind, for the specs given
 )
@@ -42,7 +38,8 @@ type WorkerOptions struct {
 	// ID names the worker in the run (logs, urim cluster status); empty
 	// makes one of the host name, the process id and a random suffix.
 	ID string
-	// Lockstep is the games searched in lock-step (0: the run's
+	// Lockstep is the games played in lock-step, handed to the run's
+	// algorithm (train.RemotePart.Worker; 0: the run's own, alphazero's
 	// selfplay.parallel_games); Threads the threads of the network (0: one
 	// per core).
 	Lockstep, Threads int
@@ -62,6 +59,7 @@ type worker struct {
 	nc       *nats.Conn
 	js       jetstream.JetStream
 	cfg      train.Config
+	part     *train.RemotePart // the run's algorithm's
 	rules    string
 	build    string
 	version  int
@@ -123,9 +121,12 @@ var errEnough = errors.New("enough shards")
 // RunWorker plays self-play for a run until ctx ends: it reads the run's
 // config, fetches the newest network (and again after each chunk of games
 // whenever a newer one is published), and publishes its finished games in
-// shards of cluster.games_per_shard games, asynchronously. Stopped at any
-// moment, it loses at most the games in progress and the finished games
-// not yet sent (when ctx ends it sends those, within a few seconds).
+// shards of cluster.games_per_shard games, asynchronously. The games are
+// the run's algorithm's (its train.RemotePart plays each chunk and builds
+// its networks' players for tournament jobs): the program the worker runs
+// in registers it (urim imports train/all). Stopped at any moment, it
+// loses at most the games in progress and the finished games not yet sent
+// (when ctx ends it sends those, within a few seconds).
 func RunWorker(ctx context.Context, o WorkerOptions) error {
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -179,10 +180,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	w.maxBytes = int(nc.MaxPayload()) - 4096
 	// Tournament games are played beside self-play, one at a time.
 	cfg := w.cfg
-	players, err := newEvalPlayers(w.res, w.dir, &cfg)
-	if err != nil {
-		return err
-	}
+	players := newEvalPlayers(w.res, w.dir, &cfg, w.part)
 	players.played = &w.evalGames
 	ectx, stopEval := context.WithCancel(ctx)
 	evalDone := make(chan struct{})
@@ -217,8 +215,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 				continue
 			}
 		}
-		lockstep := alphazero.SelfPlayOf(&w.cfg).ParallelGames
-		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.keep(ctx, g) })
+		err := w.part.Play(ctx, w.sess, w.version, w.chunk, func(g *dataset.Game) error { return w.keep(ctx, g) })
 		w.chunk++
 		switch {
 		case errors.Is(err, errEnough):
@@ -312,18 +309,21 @@ func (w *worker) join(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sp := alphazero.SelfPlayOf(&cfg)
-	if w.o.Lockstep > 0 {
-		sp.ParallelGames = w.o.Lockstep
-		alphazero.SetSelfPlay(&cfg, sp)
+	part := train.RemotePartOf(cfg.Algorithm)
+	if part == nil {
+		return fmt.Errorf("cluster: run %s: algorithm %s plays no self-play on workers", run, cfg.Algorithm)
 	}
 	cfg.Workers = w.o.Threads
 	// Every worker plays its own games: its seed is its own.
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	cfg.Seed = train.Derive(cfg.Seed, uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16|uint64(b[3])<<24|uint64(b[4])<<32|uint64(b[5])<<40|uint64(b[6])<<48|uint64(b[7])<<56)
-	w.cfg, w.rules = cfg, rulesKey(rules)
-	fmt.Fprintf(w.o.Log, "worker %s: joined run %s (%s, %s sims, %d games in lock-step)\n", w.o.ID, run, rules.Name, alphazero.SearchOf(&cfg).Sims, sp.ParallelGames)
+	about := rules.Name
+	if part.Worker != nil {
+		about += ", " + part.Worker(&cfg, w.o.Lockstep)
+	}
+	w.cfg, w.part, w.rules = cfg, part, rulesKey(rules)
+	fmt.Fprintf(w.o.Log, "worker %s: joined run %s (%s)\n", w.o.ID, run, about)
 	return nil
 }
 
