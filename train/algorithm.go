@@ -73,7 +73,7 @@ type Spec struct {
 	// order drawn (the core adds its own: the learning rate and the Elo).
 	Panels []Panel
 	// Sections are the algorithm's own config sections, in the order
-	// declared ([Section]; read them with [SectionOf]).
+	// declared (handles made by [NewSection]).
 	Sections []Section
 	// Distributed says the algorithm's self-play may come from worker
 	// processes (the cluster section; train/cluster). A distributed config

@@ -17,8 +17,9 @@ import (
 // its directory as config.yaml.
 //
 // Config holds the core's sections; each algorithm declares its own
-// ([Section]: search, selfplay, replay and training of train/alphazero, ppo
-// of train/ppo), read with [SectionOf]. A config's schema is the core and its
+// ([NewSection]: search, selfplay, replay and training of train/alphazero,
+// ppo of train/ppo), read and replaced through its handle's Of and Set. A
+// config's schema is the core and its
 // own algorithm's sections: another algorithm's section is refused.
 type Config struct {
 	// Algorithm selects the training method by its registered name
@@ -61,7 +62,7 @@ type Config struct {
 	Workers int `yaml:"workers"`
 
 	// sections holds the algorithms' sections by key (values of their
-	// types; see SetSection). A missing one is its default.
+	// types; see [SectionHandle.Set]). A missing one is its default.
 	sections map[string]any
 }
 

@@ -15,9 +15,9 @@ import (
 // positions played.
 func Play(ctx context.Context, s *train.Session, it, chunk, games int, emit func(*dataset.Game) error) (int, error) {
 	cfg := *s.Config
-	sp := SelfPlayOf(&cfg)
+	sp := SelfPlaySection.Of(&cfg)
 	sp.GamesPerIteration = games
-	SetSelfPlay(&cfg, sp)
+	SelfPlaySection.Set(&cfg, sp)
 	s2 := *s
 	s2.Config = &cfg
 	open := openings{g: s.Game, plies: sp.OpeningPlies, seed: cfg.Seed, it: chunk}

@@ -54,7 +54,7 @@ func (a *algorithm) collect(ctx context.Context, it int) (*selfPlayStats, remote
 	if err := r.Publish(ctx, it-1, train.CheckpointPath(s.Dir, it-1)); err != nil {
 		return nil, remoteStats{}, err
 	}
-	b, err := r.Collect(ctx, it-1, SelfPlayOf(a.cfg).GamesPerIteration, func(id string) bool { return a.seen[id] })
+	b, err := r.Collect(ctx, it-1, SelfPlaySection.Of(a.cfg).GamesPerIteration, func(id string) bool { return a.seen[id] })
 	if err != nil {
 		return nil, remoteStats{}, err
 	}

@@ -78,7 +78,7 @@ type failingSink interface {
 // game.
 func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encoding, reward env.RewardKind,
 	pl player, open openings, win sink, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
-	sp := SelfPlayOf(cfg)
+	sp := SelfPlaySection.Of(cfg)
 	n := sp.GamesPerIteration
 	st := &selfPlayStats{}
 	custom := customRules(g)

@@ -217,7 +217,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 				continue
 			}
 		}
-		lockstep := alphazero.SelfPlayOf(&w.cfg).ParallelGames
+		lockstep := alphazero.SelfPlaySection.Of(&w.cfg).ParallelGames
 		_, err := alphazero.Play(ctx, w.sess, w.version+1, w.chunk, 2*lockstep, func(g *dataset.Game) error { return w.keep(ctx, g) })
 		w.chunk++
 		switch {
@@ -312,10 +312,10 @@ func (w *worker) join(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sp := alphazero.SelfPlayOf(&cfg)
+	sp := alphazero.SelfPlaySection.Of(&cfg)
 	if w.o.Lockstep > 0 {
 		sp.ParallelGames = w.o.Lockstep
-		alphazero.SetSelfPlay(&cfg, sp)
+		alphazero.SelfPlaySection.Set(&cfg, sp)
 	}
 	cfg.Workers = w.o.Threads
 	// Every worker plays its own games: its seed is its own.
@@ -323,7 +323,7 @@ func (w *worker) join(ctx context.Context) error {
 	_, _ = rand.Read(b[:])
 	cfg.Seed = train.Derive(cfg.Seed, uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16|uint64(b[3])<<24|uint64(b[4])<<32|uint64(b[5])<<40|uint64(b[6])<<48|uint64(b[7])<<56)
 	w.cfg, w.rules = cfg, rulesKey(rules)
-	fmt.Fprintf(w.o.Log, "worker %s: joined run %s (%s, %s sims, %d games in lock-step)\n", w.o.ID, run, rules.Name, alphazero.SearchOf(&cfg).Sims, sp.ParallelGames)
+	fmt.Fprintf(w.o.Log, "worker %s: joined run %s (%s, %s sims, %d games in lock-step)\n", w.o.ID, run, rules.Name, alphazero.SearchSection.Of(&cfg).Sims, sp.ParallelGames)
 	return nil
 }
 
