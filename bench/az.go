@@ -144,7 +144,7 @@ func AZ(o AZOptions) (AZResult, error) {
 			return AZResult{}, fmt.Errorf("bench: az: %w", err)
 		}
 		n := cfg.Network
-		if net, err = nn.New(nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}, rules, enc, o.Seed); err != nil {
+		if net, err = nn.New(n.Arch(), rules, enc, o.Seed); err != nil {
 			return AZResult{}, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/urim-rl/urim/internal/config"
+	"github.com/urim-rl/urim/nn"
 )
 
 // Config is one training run, as read from a YAML file (see docs/config.md
@@ -78,6 +79,11 @@ type Network struct {
 	Depth int `yaml:"depth"`
 	// LayerNorm puts a layer normalization before each activation.
 	LayerNorm bool `yaml:"layer_norm"`
+}
+
+// Arch returns the network's architecture.
+func (n Network) Arch() nn.Arch {
+	return nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}
 }
 
 // Optimizer sets the training steps.

@@ -12,7 +12,6 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/nn"
 )
 
 // Allowed values of the string keys.
@@ -253,7 +252,7 @@ func (c *Config) checkNetworkSize() error {
 	if n.Width < 1 || n.Width > maxWidth || n.Depth < 1 || n.Depth > maxDepth {
 		return nil // reported by their own checks
 	}
-	if err := (nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}).Validate(); err != nil {
+	if err := n.Arch().Validate(); err != nil {
 		return &ConfigError{Key: "network", Err: err}
 	}
 	return nil

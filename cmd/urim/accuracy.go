@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -87,9 +86,7 @@ func runAccuracy(std *stdio, cfg evaluate.AccuracyConfig, asJSON, quiet bool) er
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return evaluate.WriteJSON(std.out, rep)
 	}
 	return printAccuracy(std.out, rep)
 }

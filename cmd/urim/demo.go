@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"strings"
@@ -49,16 +48,11 @@ type demoOptions struct {
 
 // runDemo plays one game between the two agents, drawing every move.
 func runDemo(io *stdio, o *demoOptions) error {
-	g, err := loadGame(*o.rules)
+	// No one types: the session reads nothing.
+	p, err := newPlaySession(*o.rules, o.position, strings.NewReader(""), io.out)
 	if err != nil {
 		return err
 	}
-	s, err := startPosition(g, o.position)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	p := &playSession{g: g, s: s, start: o.position, rulesArg: *o.rules, out: io.out, letter: [2]byte{'a', 'A'},
-		in: bufio.NewScanner(strings.NewReader(""))}
 	for side, spec := range o.sides {
 		// The sides get different seeds, so two copies of one randomised
 		// agent do not mirror each other.
@@ -70,6 +64,6 @@ func runDemo(io *stdio, o *demoOptions) error {
 		p.agents[side] = a
 		p.names[side] = fmt.Sprintf("%s (%s)", sideName(side), spec)
 	}
-	fmt.Fprintf(io.out, "Urim, %s rules: %s against %s (seed %d).\n", g.Name(), p.names[0], p.names[1], o.seed)
+	fmt.Fprintf(io.out, "Urim, %s rules: %s against %s (seed %d).\n", p.g.Name(), p.names[0], p.names[1], o.seed)
 	return p.run()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -216,9 +216,7 @@ func runNNInfo(io *stdio, path string, asJSON bool) error {
 		info.Tensors = append(info.Tensors, fmt.Sprintf("%s %v", p.Name, p.Shape))
 	}
 	if asJSON {
-		enc := json.NewEncoder(io.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(info)
+		return evaluate.WriteJSON(io.out, info)
 	}
 	fmt.Fprintf(io.out, "%s: %d bytes, checkpoint format %d\n", info.File, info.Bytes, nn.CheckpointVersion)
 	fmt.Fprintf(io.out, "architecture  %v\n", info.Arch)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 )
 
 func init() {
@@ -56,12 +56,10 @@ func runRules(io *stdio, names []string, asJSON bool) error {
 		list = append(list, r)
 	}
 	if asJSON {
-		enc := json.NewEncoder(io.out)
-		enc.SetIndent("", "  ")
 		if one {
-			return enc.Encode(list[0])
+			return evaluate.WriteJSON(io.out, list[0])
 		}
-		return enc.Encode(list)
+		return evaluate.WriteJSON(io.out, list)
 	}
 	if !one {
 		for _, r := range list {

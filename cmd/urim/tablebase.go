@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/tablebase"
 )
@@ -140,9 +140,7 @@ func runTablebaseBuild(std *stdio, g *env.Game, a *tablebaseBuildArgs) error {
 		return err
 	}
 	if a.asJSON {
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"rules": t.Rules(), "max_seeds": t.MaxSeeds(), "file": a.out,
+		return evaluate.WriteJSON(std.out, map[string]any{"rules": t.Rules(), "max_seeds": t.MaxSeeds(), "file": a.out,
 			"bytes": t.Size(), "seconds": solved.Seconds(), "layers": stats})
 	}
 	fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), a.out, solved.Seconds())
@@ -218,9 +216,7 @@ func runTablebaseProbe(std *stdio, file, position string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return evaluate.WriteJSON(std.out, r)
 	}
 	return r.WriteText(std.out)
 }
