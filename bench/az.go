@@ -113,7 +113,7 @@ func AZ(o AZOptions) (AZResult, error) {
 			return AZResult{}, err
 		}
 	}
-	sp, sc := alphazero.SelfPlayOf(&cfg), alphazero.SearchOf(&cfg)
+	sp, sc := alphazero.SelfPlaySection.Of(&cfg), alphazero.SearchSection.Of(&cfg)
 	if o.Games > 0 {
 		sp.ParallelGames, sp.GamesPerIteration = o.Games, max(sp.GamesPerIteration, o.Games)
 	}
@@ -123,8 +123,8 @@ func AZ(o AZOptions) (AZResult, error) {
 	if o.Leaves > 0 {
 		sc.LeafBatch = o.Leaves
 	}
-	alphazero.SetSelfPlay(&cfg, sp)
-	alphazero.SetSearch(&cfg, sc)
+	alphazero.SelfPlaySection.Set(&cfg, sp)
+	alphazero.SearchSection.Set(&cfg, sc)
 	o.Moves = azDefault(o.Moves, 4)
 	o.Threads = azDefault(o.Threads, 1)
 	reward, err := env.ParseRewardKind(cfg.Reward)
@@ -144,7 +144,7 @@ func AZ(o AZOptions) (AZResult, error) {
 			return AZResult{}, fmt.Errorf("bench: az: %w", err)
 		}
 		n := cfg.Network
-		if net, err = nn.New(nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}, rules, enc, o.Seed); err != nil {
+		if net, err = nn.New(n.Arch(), rules, enc, o.Seed); err != nil {
 			return AZResult{}, err
 		}
 	}

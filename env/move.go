@@ -99,18 +99,32 @@ func sowPits(g *Game, pits *[16]uint8, o int) int {
 			return last
 		}
 	}
+	return Sow(pits, g.n, o, g.capacity, nil)
+}
+
+// Sow empties pit o of a board of n pits and sows its seeds forward, one a
+// pit, wrapping past the last pit and skipping pit o and the pits that hold
+// capacity seeds (255: no limit). It returns the pit that got the last
+// seed; path, when not nil, gets every pit sown, in order. It is the one
+// sowing loop: the engine's moves (past their fast path), [State.Trace] and
+// the endgame table's solver sow with it.
+func Sow(pits *[16]uint8, n, o int, capacity uint8, path *[]int) int {
+	seeds := pits[o]
 	pits[o] = 0
 	i := o
-	for n > 0 {
+	for seeds > 0 {
 		i++
-		if i == g.n {
+		if i == n {
 			i = 0
 		}
-		if i == o || pits[i] >= g.capacity {
+		if i == o || pits[i] >= capacity {
 			continue
 		}
 		pits[i]++
-		n--
+		seeds--
+		if path != nil {
+			*path = append(*path, i)
+		}
 	}
 	return i
 }

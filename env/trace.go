@@ -27,20 +27,7 @@ func (s *State) Trace(a int) (Trace, error) {
 	o := int(s.toMove)*g.p + a
 	t := Trace{Origin: o, Path: make([]int, 0, s.pits[o]), Captured: []int{}}
 	sown := s.pits
-	n := sown[o]
-	sown[o] = 0
-	for i := o; n > 0; {
-		i++
-		if i == g.n {
-			i = 0
-		}
-		if i == o || sown[i] >= g.capacity {
-			continue
-		}
-		sown[i]++
-		n--
-		t.Path = append(t.Path, i)
-	}
+	Sow(&sown, g.n, o, g.capacity, &t.Path)
 	mover := int(s.toMove)
 	after := *s
 	after.Play(a)

@@ -41,6 +41,15 @@ type Record struct {
 	Plies int `json:"plies"`
 }
 
+// SetRules names the rules the game was played under: their name and ply
+// cap, and the rules whole when they are not the preset of their name, so
+// that the record of a game under custom rules can be checked and reused
+// without their file. Every game record names its rules so: a tournament's,
+// training's self-play samples, the web page's.
+func (r *Record) SetRules(rules env.Rules) {
+	r.Rules, r.MaxPlies, r.CustomRules = rules.Name, rules.MaxPlies, customRules(rules)
+}
+
 // Winner returns the seat with more seeds, or -1 for a draw ([env.Winner]).
 func (r *Record) Winner() int { return env.Winner(r.Stores) }
 
@@ -78,7 +87,8 @@ var ErrAgent = agents.ErrAgent
 // position, an agent error or an illegal action stops the game with an error
 // wrapping [ErrAgent], and ctx is checked before every move.
 func Play(ctx context.Context, g *env.Game, players [2]agents.Agent, opening []int) (Record, error) {
-	rec := Record{Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: customRules(g), Opening: append([]int{}, opening...)}
+	rec := Record{Opening: append([]int{}, opening...)}
+	rec.SetRules(g.Rules())
 	s := g.Start()
 	for i, a := range opening {
 		next, err := s.Apply(a)

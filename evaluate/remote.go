@@ -45,7 +45,7 @@ func (j *Job) Key() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return gameKey(rulesKey(g.Name(), customRules(g)), g.Rules().MaxPlies, j.Keys, j.Seed, j.Opening), nil
+	return gameKey(rulesKey(g.Name(), customRules(g.Rules())), g.Rules().MaxPlies, j.Keys, j.Seed, j.Opening), nil
 }
 
 // PlayJob plays a job as RunTournament plays its games in one process:
@@ -98,7 +98,7 @@ func playRemote(ctx context.Context, r Remote, g *env.Game, todo []int, jobAt fu
 	deliver func(k int, rec Record) bool) error {
 	jobs := make([]Job, len(todo))
 	keys := make([]string, len(todo))
-	rulesName, maxPlies := rulesKey(g.Name(), customRules(g)), g.Rules().MaxPlies
+	rulesName, maxPlies := rulesKey(g.Name(), customRules(g.Rules())), g.Rules().MaxPlies
 	for k, i := range todo {
 		j := jobAt(i)
 		var err error

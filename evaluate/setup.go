@@ -146,11 +146,10 @@ func (s *Setup) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// customRules returns the rules of g for a record when they are not a preset
-// as it stands (ply cap aside), else nil: a record of custom rules carries
-// them whole.
-func customRules(g *env.Game) *env.Rules {
-	r := g.Rules()
+// customRules returns rules r for a record when they are not a preset as it
+// stands (ply cap aside), else nil: a record of custom rules carries them
+// whole.
+func customRules(r env.Rules) *env.Rules {
 	p, err := env.PresetRules(r.Name)
 	if err == nil {
 		p.MaxPlies = r.MaxPlies

@@ -208,7 +208,7 @@ func RunTournament(ctx context.Context, cfg Config) (*Result, error) {
 	for _, p := range cfg.Agents {
 		res.Players = append(res.Players, p.Label())
 	}
-	rulesName, maxPlies := rulesKey(g.Name(), customRules(g)), g.Rules().MaxPlies
+	rulesName, maxPlies := rulesKey(g.Name(), customRules(g.Rules())), g.Rules().MaxPlies
 	var todo []int
 	for i := range total {
 		if store != nil {

@@ -80,21 +80,7 @@ func (r *rules) legal(b *[16]uint8) uint8 {
 // play applies action a (legal) to canonical board b in place and returns
 // the seeds captured. The board stays in the mover's frame.
 func (r *rules) play(b *[16]uint8, a int) int {
-	seeds := b[a]
-	b[a] = 0
-	i := a
-	for seeds > 0 {
-		i++
-		if i == r.n {
-			i = 0
-		}
-		if i == a || b[i] >= r.capacity {
-			continue
-		}
-		b[i]++
-		seeds--
-	}
-	last := i
+	last := env.Sow(b, r.n, a, r.capacity, nil)
 	if last < r.p || r.trigger>>b[last]&1 == 0 {
 		return 0
 	}

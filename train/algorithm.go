@@ -73,7 +73,7 @@ type Spec struct {
 	// order drawn (the core adds its own: the learning rate and the Elo).
 	Panels []Panel
 	// Sections are the algorithm's own config sections, in the order
-	// declared ([Section]; read them with [SectionOf]).
+	// declared (handles made by [NewSection]).
 	Sections []Section
 	// Remote is the algorithm's part in a distributed run: how a worker
 	// process plays its self-play and its networks ([RemotePart]; package

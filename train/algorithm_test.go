@@ -42,7 +42,7 @@ type countingSection struct {
 
 func (a *countingAlgorithm) Columns() []string { return []string{"count"} }
 func (a *countingAlgorithm) Iterate(ctx context.Context, it int) (*Iteration, error) {
-	step := SectionOf[countingSection](a.s.Config, "counting").Step
+	step := counting.Of(a.s.Config).Step
 	return &Iteration{Games: 1, Positions: step, Cells: []string{strconv.Itoa(it)}, Summary: "counted"}, nil
 }
 func (a *countingAlgorithm) Player(it int, net *nn.Net) evaluate.Player {
@@ -58,19 +58,21 @@ func (a *countingAlgorithm) Close() {}
 
 var counted *countingAlgorithm
 
+// counting is the counting algorithm's section, printed after workers.
+var counting = NewSection("counting", "workers", func() countingSection { return countingSection{Step: 10, Label: "count"} },
+	func(_ *Config, s countingSection, _ *env.Game) error {
+		return IntRange("counting.step", s.Step, 1, 100)
+	})
+
 func init() {
 	Register("test-counting", Spec{
 		New: func(s *Session) (Algorithm, error) {
 			counted = &countingAlgorithm{s: s}
-			time.Sleep(time.Duration(SectionOf[countingSection](s.Config, "counting").SetupMS) * time.Millisecond)
+			time.Sleep(time.Duration(counting.Of(s.Config).SetupMS) * time.Millisecond)
 			return counted, nil
 		},
-		Panels: []Panel{{Figure: SpeedFigure, Column: "count", Title: "Iterations counted", Unit: "iterations"}},
-		Sections: []Section{{Key: "counting", After: "workers",
-			Default: func() any { return countingSection{Step: 10, Label: "count"} },
-			Check: func(c *Config, _ *env.Game) error {
-				return IntRange("counting.step", SectionOf[countingSection](c, "counting").Step, 1, 100)
-			}}},
+		Panels:   []Panel{{Figure: SpeedFigure, Column: "count", Title: "Iterations counted", Unit: "iterations"}},
+		Sections: []Section{counting},
 	})
 }
 
@@ -136,7 +138,7 @@ func TestAlgorithmSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := SectionOf[countingSection](&cfg, "counting"); got.Step != 10 || got.Label != "count" || got.Inner.Deep {
+	if got := counting.Of(&cfg); got.Step != 10 || got.Label != "count" || got.Inner.Deep {
 		t.Errorf("default section %+v, want step 10, label count", got)
 	}
 	out, err := cfg.Marshal()
@@ -151,12 +153,12 @@ func TestAlgorithmSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := SectionOf[countingSection](&cfg, "counting"); got.Step != 7 || got.Label != "x" || !got.Inner.Deep {
+	if got := counting.Of(&cfg); got.Step != 7 || got.Label != "x" || !got.Inner.Deep {
 		t.Errorf("section %+v, want step 7 (--set), label x, deep (the file)", got)
 	}
 	again, err := ParseConfig(mustMarshal(t, cfg), "printed.yaml", nil)
-	if err != nil || SectionOf[countingSection](&again, "counting") != SectionOf[countingSection](&cfg, "counting") {
-		t.Errorf("the printed section reads back as %+v (%v)", SectionOf[countingSection](&again, "counting"), err)
+	if err != nil || counting.Of(&again) != counting.Of(&cfg) {
+		t.Errorf("the printed section reads back as %+v (%v)", counting.Of(&again), err)
 	}
 
 	for _, c := range []struct {

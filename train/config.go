@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/urim-rl/urim/internal/config"
+	"github.com/urim-rl/urim/nn"
 )
 
 // Config is one training run, as read from a YAML file (see docs/config.md
@@ -17,8 +18,9 @@ import (
 // its directory as config.yaml.
 //
 // Config holds the core's sections; each algorithm declares its own
-// ([Section]: search, selfplay, replay and training of train/alphazero, ppo
-// of train/ppo), read with [SectionOf]. A config's schema is the core and its
+// ([NewSection]: search, selfplay, replay and training of train/alphazero,
+// ppo of train/ppo), read and replaced through its handle's Of and Set. A
+// config's schema is the core and its
 // own algorithm's sections: another algorithm's section is refused.
 type Config struct {
 	// Algorithm selects the training method by its registered name
@@ -61,7 +63,7 @@ type Config struct {
 	Workers int `yaml:"workers"`
 
 	// sections holds the algorithms' sections by key (values of their
-	// types; see SetSection). A missing one is its default.
+	// types; see [SectionHandle.Set]). A missing one is its default.
 	sections map[string]any
 }
 
@@ -77,6 +79,11 @@ type Network struct {
 	Depth int `yaml:"depth"`
 	// LayerNorm puts a layer normalization before each activation.
 	LayerNorm bool `yaml:"layer_norm"`
+}
+
+// Arch returns the network's architecture.
+func (n Network) Arch() nn.Arch {
+	return nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}
 }
 
 // Optimizer sets the training steps.

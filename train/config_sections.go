@@ -12,40 +12,97 @@ import (
 )
 
 // Section is a top-level config section that an algorithm owns (alphazero's
-// search, selfplay, replay and training; ppo's ppo), declared in its
-// [Spec]. Its keys are part of the one schema like the core's: decoded
-// strictly (errors name file, line and key path), overridden with --set,
-// printed by `urim config print`, stored in the run's config.yaml and
-// compared on resume. A config's schema is the core and its own
-// algorithm's sections only: another algorithm's section in a file is an
-// error naming its line and owner (a run's stored config.yaml written before
-// may hold them: [LoadRunConfig] drops them), so a new default of one
-// algorithm changes no other algorithm's runs.
-type Section struct {
-	// Key is the section's top-level key; it may not be a core key or
-	// another section's.
-	Key string
-	// After is the top-level key the section is printed after: a core key
-	// or a section registered before (sections placed after the same key
-	// follow each other in registration order).
-	After string
-	// Default returns the section's value when a file leaves it out: a
-	// struct whose yaml tags name the keys, and whose type is the
-	// section's ([SectionOf]).
-	Default func() any
-	// Check, if not nil, validates the section (and what it needs of the
-	// rest of c) in a config of its algorithm. game is
-	// the rules' game, nil when the rules are bad (reported already). Its
-	// errors are *ConfigError values whose Key is the full key path
-	// ("search.sims"); the decoder adds the file and line.
-	Check func(c *Config, game *env.Game) error
+// search, selfplay, replay and training; ppo's ppo), as its [Spec] lists
+// it: a *[SectionHandle] made by [NewSection]. Its keys are part of the one
+// schema like the core's: decoded strictly (errors name file, line and key
+// path), overridden with --set, printed by `urim config print`, stored in
+// the run's config.yaml and compared on resume. A config's schema is the
+// core and its own algorithm's sections only: another algorithm's section
+// in a file is an error naming its line and owner (a run's stored
+// config.yaml written before may hold them: [LoadRunConfig] drops them), so
+// a new default of one algorithm changes no other algorithm's runs.
+type Section interface {
+	// Key is the section's top-level key.
+	Key() string
+	// decl is the section without its type, as the schema registers it.
+	decl() section
 }
 
-// section is a registered Section with its owner and type.
+// SectionHandle is a config section of type T: an algorithm declares it
+// once with [NewSection], lists it in its [Spec], and reads and replaces
+// a config's value through it.
+type SectionHandle[T any] struct {
+	key, after string
+	def        func() T
+	check      func(c *Config, s T, game *env.Game) error
+}
+
+// NewSection declares the config section key of type T, printed after the
+// top-level key after (a core key, or a section registered before:
+// sections placed after the same key follow each other in registration
+// order). def returns its value when a file leaves it out: a struct whose
+// yaml tags name the keys. check, if not nil, validates the section s (and
+// what it needs of the rest of c) in a config of its algorithm; game is the
+// rules' game, nil when the rules are bad (reported already). Its errors are
+// *ConfigError values whose Key is the full key path ("search.sims"); the
+// decoder adds the file and line. The key may not be a core key or another
+// section's ([Register] panics).
+func NewSection[T any](key, after string, def func() T, check func(c *Config, s T, game *env.Game) error) *SectionHandle[T] {
+	return &SectionHandle[T]{key: key, after: after, def: def, check: check}
+}
+
+// Key returns the section's top-level key.
+func (h *SectionHandle[T]) Key() string { return h.key }
+
+func (h *SectionHandle[T]) decl() section {
+	s := section{key: h.key, after: h.after}
+	if h.def != nil {
+		s.def = func() any { return h.def() }
+	}
+	if h.check != nil {
+		s.check = func(c *Config, game *env.Game) error { return h.check(c, h.Of(c), game) }
+	}
+	return s
+}
+
+// Of returns c's value of the section: its own, or the default. It panics
+// when c holds another type under the key (a section of another handle).
+func (h *SectionHandle[T]) Of(c *Config) T {
+	v, ok := c.sections[h.key]
+	if !ok {
+		return h.def()
+	}
+	t, ok := v.(T)
+	if !ok {
+		panic(fmt.Sprintf("train: config section %q is a %T, not a %T", h.key, v, t))
+	}
+	return t
+}
+
+// Set replaces c's value of the section with v; copies of c made before
+// keep their own.
+func (h *SectionHandle[T]) Set(c *Config, v T) {
+	if old, ok := c.sections[h.key]; ok {
+		if _, ok := old.(T); !ok {
+			panic(fmt.Sprintf("train: config section %q is a %T, not a %T", h.key, old, v))
+		}
+	}
+	m := maps.Clone(c.sections)
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[h.key] = v
+	c.sections = m
+}
+
+// section is a registered section without its type: key, place, default
+// and check, its owner and its default's type.
 type section struct {
-	Section
-	owner string
-	typ   reflect.Type
+	key, after string
+	def        func() any
+	check      func(c *Config, game *env.Game) error
+	owner      string
+	typ        reflect.Type
 }
 
 var (
@@ -86,28 +143,30 @@ func addSections(owner string, secs []Section) {
 	if order == nil {
 		order = coreKeys()
 	}
-	for _, s := range secs {
-		if s.Key == "" || slices.Contains(order, s.Key) {
-			panic(fmt.Sprintf("train: algorithm %q: section %q: the key is empty or taken", owner, s.Key))
+	for _, h := range secs {
+		s := h.decl()
+		if s.key == "" || slices.Contains(order, s.key) {
+			panic(fmt.Sprintf("train: algorithm %q: section %q: the key is empty or taken", owner, s.key))
 		}
-		if s.Default == nil {
-			panic(fmt.Sprintf("train: algorithm %q: section %q has no Default", owner, s.Key))
+		if s.def == nil {
+			panic(fmt.Sprintf("train: algorithm %q: section %q has no default", owner, s.key))
 		}
-		typ := reflect.TypeOf(s.Default())
-		if typ == nil || typ.Kind() != reflect.Struct {
-			panic(fmt.Sprintf("train: algorithm %q: section %q: Default returns %v, want a struct", owner, s.Key, typ))
+		s.typ = reflect.TypeOf(s.def())
+		if s.typ == nil || s.typ.Kind() != reflect.Struct {
+			panic(fmt.Sprintf("train: algorithm %q: section %q: its default is a %v, want a struct", owner, s.key, s.typ))
 		}
-		at := slices.Index(order, s.After)
+		at := slices.Index(order, s.after)
 		if at < 0 {
-			panic(fmt.Sprintf("train: algorithm %q: section %q: After %q is neither a core key nor a section registered before", owner, s.Key, s.After))
+			panic(fmt.Sprintf("train: algorithm %q: section %q: after %q is neither a core key nor a section registered before", owner, s.key, s.after))
 		}
 		// After the key and the sections already placed behind it.
 		at++
 		for at < len(order) && isSection(order[at]) {
 			at++
 		}
-		order = slices.Insert(order, at, s.Key)
-		sections = append(sections, section{Section: s, owner: owner, typ: typ})
+		order = slices.Insert(order, at, s.key)
+		s.owner = owner
+		sections = append(sections, s)
 	}
 	clear(schemas)
 }
@@ -120,7 +179,7 @@ func isSection(key string) bool {
 // sectionOf returns the registered section key; regMu is held.
 func sectionOf(key string) (section, bool) {
 	for _, s := range sections {
-		if s.Key == key {
+		if s.key == key {
 			return s, true
 		}
 	}
@@ -217,34 +276,7 @@ func (c *Config) section(key string) any {
 	if !ok {
 		panic(fmt.Sprintf("train: no config section %q is registered", key))
 	}
-	return s.Default()
-}
-
-// SectionOf returns c's section key, of type T (the type its Default
-// returns). An algorithm package wraps it in a typed accessor
-// (alphazero.SearchOf). It panics when no section key is registered or T is
-// not its type.
-func SectionOf[T any](c *Config, key string) T {
-	v := c.section(key)
-	t, ok := v.(T)
-	if !ok {
-		panic(fmt.Sprintf("train: config section %q is a %T, not a %T", key, v, t))
-	}
-	return t
-}
-
-// SetSection replaces c's section key with v, which must be of its type;
-// copies of c made before keep their own. It panics like [SectionOf].
-func SetSection[T any](c *Config, key string, v T) {
-	if old := c.section(key); reflect.TypeOf(old) != reflect.TypeOf(v) {
-		panic(fmt.Sprintf("train: config section %q is a %T, not a %T", key, old, v))
-	}
-	m := make(map[string]any, len(c.sections)+1)
-	for k, x := range c.sections {
-		m[k] = x
-	}
-	m[key] = v
-	c.sections = m
+	return s.def()
 }
 
 // defaultSections returns every registered section's default.
@@ -253,7 +285,7 @@ func defaultSections() map[string]any {
 	defer regMu.RUnlock()
 	m := map[string]any{}
 	for _, s := range sections {
-		m[s.Key] = s.Default()
+		m[s.key] = s.def()
 	}
 	return m
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
-	"github.com/urim-rl/urim/nn"
 )
 
 // Allowed values of the string keys.
@@ -44,7 +43,7 @@ func bad(key, format string, args ...any) error {
 }
 
 // ConfigErrorf returns a *ConfigError about key (a full key path) with a
-// formatted message, for a [Section]'s Check.
+// formatted message, for a section's check ([NewSection]).
 func ConfigErrorf(key, format string, args ...any) error { return bad(key, format, args...) }
 
 // OneOf reports v, the value of key, when it is not one of allowed.
@@ -81,8 +80,8 @@ func FloatRange(key string, v, lo, hi float64, loOpen, hiOpen bool) error {
 	return nil
 }
 
-// FirstError returns the first error that is not nil, or nil: a Check
-// lists its checks in key order.
+// FirstError returns the first error that is not nil, or nil: a section's
+// check lists its checks in key order.
 func FirstError(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -150,8 +149,8 @@ func (c *Config) Validate() error {
 		var err error
 		if check, ok := core[key]; ok {
 			err = check()
-		} else if s, ok := lookupSection(key); ok && s.owner == c.Algorithm && s.Check != nil {
-			err = s.Check(c, game)
+		} else if s, ok := lookupSection(key); ok && s.owner == c.Algorithm && s.check != nil {
+			err = s.check(c, game)
 		}
 		if err != nil {
 			return err
@@ -253,7 +252,7 @@ func (c *Config) checkNetworkSize() error {
 	if n.Width < 1 || n.Width > maxWidth || n.Depth < 1 || n.Depth > maxDepth {
 		return nil // reported by their own checks
 	}
-	if err := (nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}).Validate(); err != nil {
+	if err := n.Arch().Validate(); err != nil {
 		return &ConfigError{Key: "network", Err: err}
 	}
 	return nil

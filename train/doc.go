@@ -15,9 +15,11 @@
 // non-finite numbers and out-of-range values are errors naming file, line and
 // key path), applies --set overrides and validates; [Default] holds every
 // default. [Config] holds the core's keys; an algorithm declares its own
-// sections in its Spec ([Section]: key, place, default, check), which join
-// the one schema the decoder, --set, the printer and resume's comparison
-// use, and reads them with [SectionOf]. docs/config.md documents each key.
+// sections once with [NewSection] (key, place, default, check) and lists
+// them in its Spec; they join the one schema the decoder, --set, the
+// printer and resume's comparison use, and it reads and replaces a config's
+// value through the handle ([SectionHandle.Of], [SectionHandle.Set]).
+// docs/config.md documents each key.
 //
 // # Runs
 //

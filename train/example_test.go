@@ -8,10 +8,10 @@ import (
 )
 
 // A config names only what it changes; every error names the file, the line
-// and the key path. The search section is alphazero's (alphazero.SearchOf).
+// and the key path. The search section is alphazero's (alphazero.SearchSection).
 func ExampleParseConfig() {
 	cfg, err := train.ParseConfig([]byte("rules: urim7\nsearch:\n  sims: 200\n"), "run.yaml", []string{"stop.iterations=50"})
-	search := alphazero.SearchOf(&cfg)
+	search := alphazero.SearchSection.Of(&cfg)
 	fmt.Println(cfg.Rules, search.Sims, search.CPuct, cfg.Stop.Iterations, err)
 
 	_, err = train.ParseConfig([]byte("search:\n  sims: 0\n"), "run.yaml", nil)

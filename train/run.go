@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/nn"
@@ -135,22 +134,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 // optimizer). It reports whether the run is resumed.
 func (s *Session) setup() (resumed bool, err error) {
 	cfg := s.Config
-	if s.Rules, err = cfg.RulesOf(); err != nil {
-		return false, err
-	}
-	if s.Game, err = env.NewGame(s.Rules); err != nil {
-		return false, err
-	}
-	if s.Encoding, err = env.ParseEncoding(cfg.Encoding); err != nil {
-		return false, err
-	}
-	if s.Reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
+	if err := s.setGame(); err != nil {
 		return false, err
 	}
 	if s.endgames, err = loadEvalTable(cfg, s.Rules); err != nil {
 		return false, err
 	}
-	s.Encoder = env.NewEncoder(s.Game, s.Encoding)
 	effective, err := cfg.Marshal()
 	if err != nil {
 		return false, err
@@ -183,9 +172,8 @@ func (s *Session) setup() (resumed bool, err error) {
 	if err := noteVersion(s.Dir, false); err != nil {
 		return false, fmt.Errorf("train: %w", err)
 	}
-	arch := nn.Arch{Kind: cfg.Network.Kind, Width: cfg.Network.Width, Depth: cfg.Network.Depth, LayerNorm: cfg.Network.LayerNorm}
-	if s.Net, err = nn.New(arch, s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
-		return false, trainError(&ConfigError{Key: "network", Err: err})
+	if err := s.newNet(); err != nil {
+		return false, err
 	}
 	path := CheckpointPath(s.Dir, 0)
 	if err := nn.Save(path, s.Checkpoint()); err != nil {
@@ -198,7 +186,7 @@ func (s *Session) setup() (resumed bool, err error) {
 	}
 	s.State = State{}
 	fmt.Fprintf(s.Log, "train: new run in %s: %s, %s network (%d weights), %s encoding\n",
-		s.Dir, s.Rules.Name, arch, s.Net.NumWeights(), s.Encoding)
+		s.Dir, s.Rules.Name, cfg.Network.Arch(), s.Net.NumWeights(), s.Encoding)
 	return false, nil
 }
 

@@ -117,25 +117,43 @@ func (s *Session) ProgressOf(it int) float64 {
 // directly: tests and benchmarks. Run makes its own.
 func NewSession(cfg Config, net *nn.Net) (*Session, error) {
 	s := &Session{Config: &cfg, Dir: cfg.Output, Log: io.Discard, start: time.Now(), Net: net}
-	var err error
-	if s.Rules, err = cfg.RulesOf(); err != nil {
+	if err := s.setGame(); err != nil {
 		return nil, err
 	}
-	if s.Game, err = env.NewGame(s.Rules); err != nil {
-		return nil, err
-	}
-	if s.Encoding, err = env.ParseEncoding(cfg.Encoding); err != nil {
-		return nil, err
-	}
-	if s.Reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
-		return nil, err
-	}
-	s.Encoder = env.NewEncoder(s.Game, s.Encoding)
 	if s.Net == nil {
-		arch := nn.Arch{Kind: cfg.Network.Kind, Width: cfg.Network.Width, Depth: cfg.Network.Depth, LayerNorm: cfg.Network.LayerNorm}
-		if s.Net, err = nn.New(arch, s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
-			return nil, KeyError("network", err)
+		if err := s.newNet(); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// setGame sets the session's rules, game, encoding (with its encoder) and
+// reward from its config: what a run and [NewSession] both start with.
+func (s *Session) setGame() (err error) {
+	cfg := s.Config
+	if s.Rules, err = cfg.RulesOf(); err != nil {
+		return err
+	}
+	if s.Game, err = env.NewGame(s.Rules); err != nil {
+		return err
+	}
+	if s.Encoding, err = env.ParseEncoding(cfg.Encoding); err != nil {
+		return err
+	}
+	if s.Reward, err = env.ParseRewardKind(cfg.Reward); err != nil {
+		return err
+	}
+	s.Encoder = env.NewEncoder(s.Game, s.Encoding)
+	return nil
+}
+
+// newNet sets the session's network to a new one of the config's
+// architecture, seeded from the run's seed.
+func (s *Session) newNet() (err error) {
+	n := s.Config.Network
+	if s.Net, err = nn.New(n.Arch(), s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
+		return KeyError("network", err)
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 )
 
@@ -57,17 +56,7 @@ func (s *Server) makeRecord(q *recordRequest) (*Record, error) {
 	}
 	last := &states[len(states)-1]
 	r := &Record{Start: strings.TrimSpace(q.Game.Start), Analysis: q.Analysis, Variations: q.Variations, Singles: q.Singles}
-	rules := g.Rules()
-	r.Rules = rules.Name
-	r.MaxPlies = rules.MaxPlies
-	if p, err := env.PresetRules(rules.Name); err == nil {
-		p.MaxPlies = rules.MaxPlies
-		if !p.SamePlay(rules) {
-			r.CustomRules = &rules
-		}
-	} else {
-		r.CustomRules = &rules
-	}
+	r.SetRules(g.Rules())
 	r.Players, r.Specs, r.Seed = q.Players, q.Specs, q.Seed
 	r.Moves = slices.Clone(q.Game.Moves)
 	if r.Moves == nil {

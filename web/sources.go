@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/dataset"
-	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
 )
 
@@ -201,13 +200,10 @@ func readDataset(dir *os.Root) ([]Record, error) {
 
 // fromDataset turns a dataset's game into a record.
 func fromDataset(d dataset.Record) Record {
-	rules := d.Rules
-	r := Record{Record: evaluate.Record{Rules: rules.Name, MaxPlies: rules.MaxPlies, Players: d.Agents, Specs: d.Agents,
+	r := Record{Record: evaluate.Record{Players: d.Agents, Specs: d.Agents,
 		Seed: d.Seed, Index: int(d.ID), Opening: d.Opening, Moves: d.Moves, Stores: d.Stores, MatchPoints: d.MatchPoints,
 		Reason: d.Reason, Plies: d.Plies}}
-	if p, err := env.PresetRules(rules.Name); err != nil || !func() bool { p.MaxPlies = rules.MaxPlies; return p.SamePlay(rules) }() {
-		r.CustomRules = &rules
-	}
+	r.SetRules(d.Rules)
 	return r
 }
 

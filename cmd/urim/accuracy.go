@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"sync/atomic"
 	"text/tabwriter"
 
@@ -31,75 +31,85 @@ Examples:
   urim eval accuracy --agent az:ckpt=models/urim-az.ckpt,sims=200 --tablebase urim16.tb --min-seeds 15
                      (positions a 14-seed training table never covered)`,
 	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-		agent := fs.String("agent", "", "spec of the agent under test")
+		cfg := evaluate.AccuracyConfig{}
+		fs.StringVar(&cfg.Agent, "agent", "", "spec of the agent under test")
 		file := fs.String("tablebase", "", "endgame table file")
-		positions := fs.Int("positions", 1000, "positions to score")
-		source := fs.String("source", "uniform", "positions: uniform, or selfplay:SPEC (games SPEC plays against itself)")
-		seed := fs.Uint64("seed", 1, "seed for the sampling and the agents")
-		minSeeds := fs.Int("min-seeds", 1, "score only positions with at least this many seeds (say K+1 of a training table of K)")
+		fs.IntVar(&cfg.Positions, "positions", 1000, "positions to score")
+		fs.StringVar(&cfg.Source, "source", "uniform", "positions: uniform, or selfplay:SPEC (games SPEC plays against itself)")
+		fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the sampling and the agents")
+		fs.IntVar(&cfg.MinSeeds, "min-seeds", 1, "score only positions with at least this many seeds (say K+1 of a training table of K)")
 		asJSON := fs.Bool("json", false, "print JSON")
 		quiet := fs.Bool("quiet", false, "no progress bar")
 		return func(std *stdio, args []string) error {
-			if len(args) > 0 {
+			switch {
+			case len(args) > 0:
 				return usageErrorf("unexpected arguments %q", args)
-			}
-			if *agent == "" || *file == "" {
+			case cfg.Agent == "" || *file == "":
 				return usageErrorf("--agent SPEC and --tablebase FILE are required")
+			case cfg.Positions <= 0:
+				return usageErrorf("--positions %d: want at least 1", cfg.Positions)
+			case cfg.MinSeeds < 1:
+				return usageErrorf("--min-seeds %d: want at least 1", cfg.MinSeeds)
 			}
-			if *positions <= 0 {
-				return usageErrorf("--positions %d: want at least 1", *positions)
-			}
-			if *minSeeds < 1 {
-				return usageErrorf("--min-seeds %d: want at least 1", *minSeeds)
-			}
-			if err := agents.Validate(*agent); err != nil {
+			if err := agents.Validate(cfg.Agent); err != nil {
 				return err
 			}
 			t, err := classic.LoadTable(*file)
 			if err != nil {
 				return err
 			}
-			ctx, stop := interruptible()
-			defer stop()
-			defer classic.CloseExternalEngines()
-			cfg := evaluate.AccuracyConfig{Agent: *agent, Table: t, Positions: *positions, Source: *source, MinSeeds: *minSeeds, Seed: *seed}
-			bar := progress.To(std.err, *quiet).Func("accuracy", "positions")
-			var scored atomic.Int64
-			cfg.Progress = func(done, total int) {
-				scored.Store(int64(done))
-				bar(done, total)
-			}
-			rep, err := evaluate.Accuracy(ctx, cfg)
-			if stoppedBy(ctx, err) {
-				return interruption{cmd: "urim eval accuracy", where: fmt.Sprintf("after %d of %d positions", scored.Load(), *positions),
-					saved: "nothing was saved (the score is reported at the end)", resume: "run the command again to start over"}.exit(std)
-			}
-			if err != nil {
-				return err
-			}
-			if *asJSON {
-				enc := json.NewEncoder(std.out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			seeds := fmt.Sprintf("K=%d", rep.MaxSeeds)
-			if rep.MinSeeds > 1 {
-				seeds = fmt.Sprintf("K=%d, positions of %d to %d seeds", rep.MaxSeeds, rep.MinSeeds, rep.MaxSeeds)
-			}
-			fmt.Fprintf(std.out, "%s on %s (%s), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n",
-				rep.Agent, rep.Rules, seeds, rep.Source, rep.All.Positions, rep.Skipped)
-			fmt.Fprintf(std.out, "%d of the skipped had a move the table could not decide from the position with its history (exact with a fresh history, but the opponent may steer back into a position already played)\n\n", rep.Undecided)
-			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "seeds\tpositions\tbest move\t95% interval\tseeds lost per move\t95% interval\t")
-			row := func(label string, r evaluate.AccuracyRow) {
-				fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f–%.1f%%\t%.3f\t%.3f–%.3f\t\n", label, r.Positions,
-					100*r.Share, 100*r.ShareLo, 100*r.ShareHi, r.Loss, r.LossLo, r.LossHi)
-			}
-			for _, r := range rep.BySeeds {
-				row(fmt.Sprint(r.Seeds), r)
-			}
-			row("all", rep.All)
-			return tw.Flush()
+			c := cfg
+			c.Table = t
+			return runAccuracy(std, c, *asJSON, *quiet)
 		}
 	},
+}
+
+// runAccuracy scores the agent's moves against the table and prints the
+// report.
+func runAccuracy(std *stdio, cfg evaluate.AccuracyConfig, asJSON, quiet bool) error {
+	ctx, stop := interruptible()
+	defer stop()
+	defer classic.CloseExternalEngines()
+	bar := progress.To(std.err, quiet).Func("accuracy", "positions")
+	var scored atomic.Int64
+	cfg.Progress = func(done, total int) {
+		scored.Store(int64(done))
+		bar(done, total)
+	}
+	rep, err := evaluate.Accuracy(ctx, cfg)
+	if stoppedBy(ctx, err) {
+		return interruption{cmd: "urim eval accuracy", where: fmt.Sprintf("after %d of %d positions", scored.Load(), cfg.Positions),
+			saved: "nothing was saved (the score is reported at the end)", resume: "run the command again to start over"}.exit(std)
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return evaluate.WriteJSON(std.out, rep)
+	}
+	return printAccuracy(std.out, rep)
+}
+
+// printAccuracy writes the report as text: the counts, then a table by
+// seed count.
+func printAccuracy(w io.Writer, rep *evaluate.AccuracyReport) error {
+	seeds := fmt.Sprintf("K=%d", rep.MaxSeeds)
+	if rep.MinSeeds > 1 {
+		seeds = fmt.Sprintf("K=%d, positions of %d to %d seeds", rep.MaxSeeds, rep.MinSeeds, rep.MaxSeeds)
+	}
+	fmt.Fprintf(w, "%s on %s (%s), positions from %s: %d scored, %d skipped (a move without an exact value, or no choice)\n",
+		rep.Agent, rep.Rules, seeds, rep.Source, rep.All.Positions, rep.Skipped)
+	fmt.Fprintf(w, "%d of the skipped had a move the table could not decide from the position with its history (exact with a fresh history, but the opponent may steer back into a position already played)\n\n", rep.Undecided)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "seeds\tpositions\tbest move\t95% interval\tseeds lost per move\t95% interval\t")
+	row := func(label string, r evaluate.AccuracyRow) {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f–%.1f%%\t%.3f\t%.3f–%.3f\t\n", label, r.Positions,
+			100*r.Share, 100*r.ShareLo, 100*r.ShareHi, r.Loss, r.LossLo, r.LossHi)
+	}
+	for _, r := range rep.BySeeds {
+		row(fmt.Sprint(r.Seeds), r)
+	}
+	row("all", rep.All)
+	return tw.Flush()
 }

@@ -41,10 +41,7 @@ Examples:
 				if !ok {
 					return usageErrorf("unknown benchmark %q (known: %s)", args[0], strings.Join(benchNames(), ", "))
 				}
-				if code := runCommand(c, "urim bench "+c.name, args[1:], io); code != 0 {
-					return exitCode(code)
-				}
-				return nil
+				return runChild(io, "urim bench", c, args[1:])
 			}
 		},
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urim-rl/urim/bench"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 )
 
@@ -66,7 +67,7 @@ func (o *benchOutput) bar(total int, desc, items string) *progress.Bar {
 // aligned, with the Go version and cores below.
 func (o *benchOutput) write(rows any, table func(tw *tabwriter.Writer)) error {
 	if o.json {
-		return writeJSON(o.io.out, rows)
+		return benchJSON(o.io.out, rows)
 	}
 	tw := tabwriter.NewWriter(o.io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	table(tw)
@@ -100,17 +101,14 @@ func barProgress(bar *progress.Bar) func(done, total int) {
 	}
 }
 
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+// benchJSON writes a benchmark's rows as the JSON of every --json; a figure
+// JSON cannot hold (NaN, infinite) is the error of a run too short.
+func benchJSON(w io.Writer, rows any) error {
+	err := evaluate.WriteJSON(w, rows)
 	var bad *json.UnsupportedValueError
 	if errors.As(err, &bad) {
 		return fmt.Errorf("a figure is %s: the run was too short to measure it; give it more time", bad.Str)
 	}
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/urim-rl/urim/bench"
+	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/internal/progress"
 )
 
@@ -28,7 +29,7 @@ Examples:
 		rules := fs.String("rules", "all", "comma-separated rules presets or files, or all")
 		duration := fs.Duration("duration", 2*time.Second, "how long to play each preset")
 		threads := fs.Int("threads", 1, "goroutines playing at once")
-		return func(io *stdio, out *benchOutput) error {
+		return func(_ *stdio, out *benchOutput) error {
 			if err := checkBenchWorkers("threads", *threads); err != nil {
 				return err
 			}
@@ -39,22 +40,28 @@ Examples:
 			if err != nil {
 				return err
 			}
-			var rows []bench.EngineResult
-			bar := out.bar(len(games), "bench engine", "rules")
-			for i, g := range games {
-				bar.Describe(fmt.Sprintf("bench engine %s, %s on %s", g.Name(), *duration, progress.Count(*threads, "threads")))
-				bar.Set(i)
-				rows = append(rows, bench.Playouts(g, *duration, *threads))
-			}
-			bar.Set(len(games))
-			bar.Finish()
-			return out.write(rows, func(tw *tabwriter.Writer) {
-				fmt.Fprintln(tw, "rules\tthreads\tmoves/s per core\tgames/s per core\tmoves/game\tns/move\t")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f\t%.1f\t\n", r.Rules, r.Threads, r.MovesPerSecPerCore,
-						r.GamesPerSecPerCore, r.MovesPerGame, 1e9/r.MovesPerSecPerCore)
-				}
-			})
+			return runEngineBench(out, games, *duration, *threads)
+		}
+	})
+}
+
+// runEngineBench plays random games of each game for duration on threads
+// goroutines and writes the rows.
+func runEngineBench(out *benchOutput, games []*env.Game, duration time.Duration, threads int) error {
+	var rows []bench.EngineResult
+	bar := out.bar(len(games), "bench engine", "rules")
+	for i, g := range games {
+		bar.Describe(fmt.Sprintf("bench engine %s, %s on %s", g.Name(), duration, progress.Count(threads, "threads")))
+		bar.Set(i)
+		rows = append(rows, bench.Playouts(g, duration, threads))
+	}
+	bar.Set(len(games))
+	bar.Finish()
+	return out.write(rows, func(tw *tabwriter.Writer) {
+		fmt.Fprintln(tw, "rules\tthreads\tmoves/s per core\tgames/s per core\tmoves/game\tns/move\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f\t%.1f\t\n", r.Rules, r.Threads, r.MovesPerSecPerCore,
+				r.GamesPerSecPerCore, r.MovesPerGame, 1e9/r.MovesPerSecPerCore)
 		}
 	})
 }

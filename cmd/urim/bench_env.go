@@ -35,7 +35,7 @@ Examples:
 	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
 		f := &envBenchFlags{}
 		f.bind(fs)
-		return func(io *stdio, out *benchOutput) error {
+		return func(_ *stdio, out *benchOutput) error {
 			o, err := f.options()
 			if err != nil {
 				return err
@@ -49,14 +49,20 @@ Examples:
 					return usageErrorf("--n %d: %v", n, err)
 				}
 			}
-			o.Progress = barProgress(out.bar(len(o.N)*len(o.Workers), "bench env", "runs"))
-			rows, err := bench.Env(g, o)
-			if err != nil {
-				return err
-			}
-			return out.write(rows, func(tw *tabwriter.Writer) { envTable(tw, rows) })
+			return runEnvBench(out, g, o)
 		}
 	})
+}
+
+// runEnvBench steps g's vectorized environment at every batch size and
+// worker count and writes the rows.
+func runEnvBench(out *benchOutput, g *env.Game, o bench.EnvOptions) error {
+	o.Progress = barProgress(out.bar(len(o.N)*len(o.Workers), "bench env", "runs"))
+	rows, err := bench.Env(g, o)
+	if err != nil {
+		return err
+	}
+	return out.write(rows, func(tw *tabwriter.Writer) { envTable(tw, rows) })
 }
 
 // envBenchFlags are the flags of urim bench env before they are checked.

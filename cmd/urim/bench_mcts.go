@@ -8,6 +8,7 @@ import (
 
 	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/bench"
+	"github.com/urim-rl/urim/env"
 )
 
 func init() {
@@ -34,7 +35,7 @@ Examples:
 	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
 		f := &mctsBenchFlags{}
 		f.bind(fs)
-		return func(io *stdio, out *benchOutput) error {
+		return func(_ *stdio, out *benchOutput) error {
 			o, err := f.options()
 			if err != nil {
 				return err
@@ -43,25 +44,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			var rows []bench.MCTSResult
-			for _, g := range games {
-				base := bench.Playouts(g, f.baseline, 1)
-				o.Progress = barProgress(out.bar(o.Moves, "mcts "+g.Name(), "moves"))
-				r, err := bench.MCTS(g, o)
-				if err != nil {
-					return err
-				}
-				r.PlayoutsPerSec = base.GamesPerSecPerCore
-				r.Ratio = r.SimsPerSecPerCore / base.GamesPerSecPerCore
-				rows = append(rows, r)
-			}
-			return out.write(rows, func(tw *tabwriter.Writer) {
-				fmt.Fprintln(tw, "rules\tsims/move\tc\tthreads\tmoves\tseconds\tsims/s per core\tplayouts/s (baseline)\tratio\tallocs/sim\t")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.2f\t%.3f\t\n", r.Rules, r.SimsPerMove, r.C, r.Threads,
-						r.Moves, r.Seconds, r.SimsPerSecPerCore, r.PlayoutsPerSec, r.Ratio, r.AllocsPerSim)
-				}
-			})
+			return runMCTSBench(out, games, o, f.baseline)
 		}
 	})
 	registerBenchmark(&command{
@@ -81,7 +64,7 @@ Examples:
 	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
 		f := &alphaBetaBenchFlags{}
 		f.bind(fs)
-		return func(io *stdio, out *benchOutput) error {
+		return func(_ *stdio, out *benchOutput) error {
 			o, err := f.options()
 			if err != nil {
 				return err
@@ -90,22 +73,52 @@ Examples:
 			if err != nil {
 				return err
 			}
-			var rows []bench.AlphaBetaResult
-			for _, g := range games {
-				base := bench.Playouts(g, f.baseline, 1)
-				o.Progress = barProgress(out.bar(o.Positions, "alphabeta "+g.Name(), "positions"))
-				r := bench.AlphaBeta(g, o)
-				r.MovesPerSec = base.MovesPerSecPerCore
-				r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
-				rows = append(rows, r)
-			}
-			return out.write(rows, func(tw *tabwriter.Writer) {
-				fmt.Fprintln(tw, "rules\tdepth\tpositions\tnodes/search\tms/search\tnodes/s\tmoves/s (baseline)\tratio\t")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t\n", r.Rules, r.Depth, r.Positions,
-						r.NodesPerSearch, r.MsPerSearch, r.NodesPerSec, r.MovesPerSec, r.Ratio)
-				}
-			})
+			return runAlphaBetaBench(out, games, o, f.baseline)
+		}
+	})
+}
+
+// runMCTSBench measures the MCTS agents on each game, with the random
+// playouts of baseline beside them, and writes the rows.
+func runMCTSBench(out *benchOutput, games []*env.Game, o bench.MCTSOptions, baseline time.Duration) error {
+	var rows []bench.MCTSResult
+	for _, g := range games {
+		base := bench.Playouts(g, baseline, 1)
+		o.Progress = barProgress(out.bar(o.Moves, "mcts "+g.Name(), "moves"))
+		r, err := bench.MCTS(g, o)
+		if err != nil {
+			return err
+		}
+		r.PlayoutsPerSec = base.GamesPerSecPerCore
+		r.Ratio = r.SimsPerSecPerCore / base.GamesPerSecPerCore
+		rows = append(rows, r)
+	}
+	return out.write(rows, func(tw *tabwriter.Writer) {
+		fmt.Fprintln(tw, "rules\tsims/move\tc\tthreads\tmoves\tseconds\tsims/s per core\tplayouts/s (baseline)\tratio\tallocs/sim\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.2f\t%.3f\t\n", r.Rules, r.SimsPerMove, r.C, r.Threads,
+				r.Moves, r.Seconds, r.SimsPerSecPerCore, r.PlayoutsPerSec, r.Ratio, r.AllocsPerSim)
+		}
+	})
+}
+
+// runAlphaBetaBench measures alpha-beta on each game, with the random
+// moves of baseline beside it, and writes the rows.
+func runAlphaBetaBench(out *benchOutput, games []*env.Game, o bench.AlphaBetaOptions, baseline time.Duration) error {
+	var rows []bench.AlphaBetaResult
+	for _, g := range games {
+		base := bench.Playouts(g, baseline, 1)
+		o.Progress = barProgress(out.bar(o.Positions, "alphabeta "+g.Name(), "positions"))
+		r := bench.AlphaBeta(g, o)
+		r.MovesPerSec = base.MovesPerSecPerCore
+		r.Ratio = r.NodesPerSec / base.MovesPerSecPerCore
+		rows = append(rows, r)
+	}
+	return out.write(rows, func(tw *tabwriter.Writer) {
+		fmt.Fprintln(tw, "rules\tdepth\tpositions\tnodes/search\tms/search\tnodes/s\tmoves/s (baseline)\tratio\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t\n", r.Rules, r.Depth, r.Positions,
+				r.NodesPerSearch, r.MsPerSearch, r.NodesPerSec, r.MovesPerSec, r.Ratio)
 		}
 	})
 }

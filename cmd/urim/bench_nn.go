@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -34,84 +35,104 @@ Examples:
   urim bench nn --arch resmlp --width 128 --layernorm --train none --predict 1,512 --threads 1 --precision fp32,int8
   urim bench nn --arch resmlp --width 128 --depth 4 --layernorm --predict 1,256`,
 	}, func(fs *flag.FlagSet) func(*stdio, *benchOutput) error {
-		arch := nn.DefaultArch()
-		fs.StringVar(&arch.Kind, "arch", arch.Kind, "architecture: mlp or resmlp")
-		fs.IntVar(&arch.Width, "width", arch.Width, "units per hidden layer")
-		fs.IntVar(&arch.Depth, "depth", arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
-		fs.BoolVar(&arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
-		rules := rulesFlag(fs)
-		enc := fs.String("encoding", "compact", "observation encoding: compact or thermometer")
-		train := fs.String("train", "256,1024", "comma-separated training batch sizes (\"none\" to skip)")
-		predict := fs.String("predict", "1,64,512", "comma-separated inference batch sizes (\"none\" to skip)")
-		threads := fs.String("threads", "1,2", "comma-separated thread counts")
-		backends := fs.String("backends", "", "comma-separated kernels back-ends, or all (default: the one in use, "+kernels.Backend()+")")
-		precision := fs.String("precision", "fp32", "comma-separated precisions of inference: fp32, int8")
-		round := fs.Duration("round", 200*time.Millisecond, "time per configuration per round")
-		rounds := fs.Int("rounds", 5, "interleaved rounds; figures are medians")
-		return func(io *stdio, out *benchOutput) error {
-			if err := arch.Validate(); err != nil {
-				return usageErrorf("%v", err)
-			}
-			o := bench.NNOptions{Arch: arch, Round: *round, Rounds: *rounds}
-			var err error
-			if o.Encoding, err = env.ParseEncoding(*enc); err != nil {
-				return usageErrorf("--encoding: %v", err)
-			}
-			if o.TrainBatches, err = nnBenchInts("--train", *train); err != nil {
-				return err
-			}
-			if o.PredictBatches, err = nnBenchInts("--predict", *predict); err != nil {
-				return err
-			}
-			if o.Threads, err = benchInts("--threads", *threads, math.MaxInt); err != nil {
-				return err
-			}
-			if *round <= 0 || *rounds < 1 {
-				return usageErrorf("--round and --rounds must be positive")
-			}
-			for _, name := range strings.Split(*precision, ",") {
-				p, err := nn.ParsePrecision(name)
-				if err != nil {
-					return usageErrorf("--precision: %v", err)
-				}
-				o.Precisions = append(o.Precisions, p)
-			}
-			switch *backends {
-			case "":
-			case "all":
-				o.Backends = kernels.Backends()
-			default:
-				o.Backends = strings.Split(*backends, ",")
-				for _, b := range o.Backends {
-					if !contains(kernels.Backends(), b) {
-						return usageErrorf("--backends: %q is not available (available: %s)", b, strings.Join(kernels.Backends(), ", "))
-					}
-				}
-			}
-			g, err := loadGame(*rules)
+		f := &nnBenchFlags{arch: nn.DefaultArch()}
+		f.bind(fs)
+		return func(_ *stdio, out *benchOutput) error {
+			o, err := f.options()
 			if err != nil {
 				return err
 			}
-			o.Rules = g.Rules()
-			bar := out.bar(bench.NNMeasurements(o), "bench nn", "runs")
-			o.Progress = func() { bar.Add(1) }
-			rows, err := bench.RunNN(o)
-			bar.Finish()
-			if err != nil {
-				return err
-			}
-			return out.write(rows, func(tw *tabwriter.Writer) { nnTable(tw, rows) })
+			return runNNBench(out, o)
 		}
 	})
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
+// nnBenchFlags are the flags of urim bench nn before they are checked.
+type nnBenchFlags struct {
+	arch                                              nn.Arch
+	rules                                             *string
+	enc, train, predict, threads, backends, precision string
+	round                                             time.Duration
+	rounds                                            int
+}
+
+func (f *nnBenchFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.arch.Kind, "arch", f.arch.Kind, "architecture: mlp or resmlp")
+	fs.IntVar(&f.arch.Width, "width", f.arch.Width, "units per hidden layer")
+	fs.IntVar(&f.arch.Depth, "depth", f.arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
+	fs.BoolVar(&f.arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
+	f.rules = rulesFlag(fs)
+	fs.StringVar(&f.enc, "encoding", "compact", "observation encoding: compact or thermometer")
+	fs.StringVar(&f.train, "train", "256,1024", "comma-separated training batch sizes (\"none\" to skip)")
+	fs.StringVar(&f.predict, "predict", "1,64,512", "comma-separated inference batch sizes (\"none\" to skip)")
+	fs.StringVar(&f.threads, "threads", "1,2", "comma-separated thread counts")
+	fs.StringVar(&f.backends, "backends", "", "comma-separated kernels back-ends, or all (default: the one in use, "+kernels.Backend()+")")
+	fs.StringVar(&f.precision, "precision", "fp32", "comma-separated precisions of inference: fp32, int8")
+	fs.DurationVar(&f.round, "round", 200*time.Millisecond, "time per configuration per round")
+	fs.IntVar(&f.rounds, "rounds", 5, "interleaved rounds; figures are medians")
+}
+
+// options checks the flags and returns the harness's options, the rules'
+// loaded.
+func (f *nnBenchFlags) options() (bench.NNOptions, error) {
+	if err := f.arch.Validate(); err != nil {
+		return bench.NNOptions{}, usageErrorf("%v", err)
+	}
+	o := bench.NNOptions{Arch: f.arch, Round: f.round, Rounds: f.rounds}
+	var err error
+	if o.Encoding, err = env.ParseEncoding(f.enc); err != nil {
+		return o, usageErrorf("--encoding: %v", err)
+	}
+	if o.TrainBatches, err = nnBenchInts("--train", f.train); err != nil {
+		return o, err
+	}
+	if o.PredictBatches, err = nnBenchInts("--predict", f.predict); err != nil {
+		return o, err
+	}
+	if o.Threads, err = benchInts("--threads", f.threads, math.MaxInt); err != nil {
+		return o, err
+	}
+	if f.round <= 0 || f.rounds < 1 {
+		return o, usageErrorf("--round and --rounds must be positive")
+	}
+	for _, name := range strings.Split(f.precision, ",") {
+		p, err := nn.ParsePrecision(name)
+		if err != nil {
+			return o, usageErrorf("--precision: %v", err)
+		}
+		o.Precisions = append(o.Precisions, p)
+	}
+	switch f.backends {
+	case "":
+	case "all":
+		o.Backends = kernels.Backends()
+	default:
+		o.Backends = strings.Split(f.backends, ",")
+		for _, b := range o.Backends {
+			if !slices.Contains(kernels.Backends(), b) {
+				return o, usageErrorf("--backends: %q is not available (available: %s)", b, strings.Join(kernels.Backends(), ", "))
+			}
 		}
 	}
-	return false
+	g, err := loadGame(*f.rules)
+	if err != nil {
+		return o, err
+	}
+	o.Rules = g.Rules()
+	return o, nil
+}
+
+// runNNBench measures the network in every configuration of o and writes
+// the rows.
+func runNNBench(out *benchOutput, o bench.NNOptions) error {
+	bar := out.bar(bench.NNMeasurements(o), "bench nn", "runs")
+	o.Progress = func() { bar.Add(1) }
+	rows, err := bench.RunNN(o)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	return out.write(rows, func(tw *tabwriter.Writer) { nnTable(tw, rows) })
 }
 
 // nnBenchInts parses a batch list, where "none" is the empty list.

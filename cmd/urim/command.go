@@ -13,8 +13,11 @@ import (
 )
 
 // command is one subcommand: its flags are bound by setup into an options
-// value that the run function closes over. Each subcommand lives in its own
-// file and registers itself from init.
+// value that the function setup returns closes over. That function only
+// checks the arguments and builds what they ask for; the command's named
+// run function (runEval, runTrain, runSelfPlay, ...) does the work and
+// prints. Each subcommand lives in its own file and registers itself from
+// init.
 type command struct {
 	name  string // as typed: "replay"
 	usage string // argument synopsis after the name
@@ -135,6 +138,16 @@ func runCommand(c *command, path string, args []string, std *stdio) int {
 	return 0
 }
 
+// runChild runs c, a child of a command (urim nn new, urim eval sprt),
+// as parent's subcommand with its arguments: it parses them and reports its
+// errors itself, and its exit status is passed on.
+func runChild(io *stdio, parent string, c *command, args []string) error {
+	if code := runCommand(c, parent+" "+c.name, args, io); code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}
+
 // parseArgs parses flags before, between and after the positional
 // arguments, which it returns ("--" ends the flags). When sub claims the
 // first positional argument, the rest is left to that subcommand unparsed.
@@ -191,6 +204,13 @@ var errNonFinite = errors.New("want a finite number")
 type exitCode int
 
 func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
+// flagGiven reports whether the command line set the flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
 
 func hasFlags(fs *flag.FlagSet) bool {
 	n := 0

@@ -74,21 +74,27 @@ Examples:
 				if len(args) != 2 || (args[0] != "check" && args[0] != "print") {
 					return usageErrorf("want 'check FILE' or 'print FILE'")
 				}
-				cfg, err := train.LoadConfig(args[1], sets)
-				if err != nil {
-					return err
-				}
-				if args[0] == "check" {
-					fmt.Fprintf(io.out, "%s: ok\n", args[1])
-					return nil
-				}
-				data, err := cfg.Marshal()
-				if err != nil {
-					return err
-				}
-				_, err = io.out.Write(data)
-				return err
+				return runConfig(io, args[0], args[1], sets)
 			}
 		},
 	})
+}
+
+// runConfig reads the training config file strictly with the overrides
+// sets, and says it is ok (verb check) or prints it (verb print).
+func runConfig(io *stdio, verb, file string, sets []string) error {
+	cfg, err := train.LoadConfig(file, sets)
+	if err != nil {
+		return err
+	}
+	if verb == "check" {
+		fmt.Fprintf(io.out, "%s: ok\n", file)
+		return nil
+	}
+	data, err := cfg.Marshal()
+	if err != nil {
+		return err
+	}
+	_, err = io.out.Write(data)
+	return err
 }

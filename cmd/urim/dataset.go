@@ -38,46 +38,56 @@ Examples:
 				if len(args) != 2 || (args[0] != "inspect" && args[0] != "verify") {
 					return usageErrorf("want inspect DIR or verify DIR, got %q", args)
 				}
-				dir := args[1]
 				if args[0] == "inspect" {
-					sum, err := dataset.Inspect(dir)
-					if err != nil {
-						return err
-					}
-					if *asJSON {
-						return evaluate.WriteJSON(io.out, sum)
-					}
-					return sum.WriteText(io.out)
+					return runDatasetInspect(io, args[1], *asJSON)
 				}
-				bar := progress.To(io.err, *quiet).Func("verify", "shards")
-				ctx, stop := interruptible()
-				defer stop()
-				rep, err := dataset.Verify(ctx, dir, bar)
-				if stoppedBy(ctx, err) {
-					return interruption{cmd: "urim dataset verify", where: "before the end", saved: "verify changes nothing",
-						resume: "run it again to check the whole dataset"}.exit(io)
-				}
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return evaluate.WriteJSON(io.out, struct {
-						Dir       string `json:"dir"`
-						OK        bool   `json:"ok"`
-						Shards    int    `json:"shards"`
-						Games     int    `json:"games"`
-						Positions int    `json:"positions"`
-						Bytes     int64  `json:"bytes"`
-						Complete  bool   `json:"complete"`
-					}{dir, true, rep.Shards, rep.Games, rep.Positions, rep.Bytes, rep.Complete})
-				}
-				fmt.Fprintf(io.out, "ok: %s: %s, %s, %s, %s; checksums, schema and replays agree\n", dir, progress.Count(rep.Shards, "shards"),
-					progress.Count(rep.Games, "games"), progress.Count(rep.Positions, "positions"), progress.Count(int(rep.Bytes), "bytes"))
-				if !rep.Complete {
-					fmt.Fprintf(io.out, "note: the dataset is incomplete (a run under way or interrupted: resume it with urim selfplay --resume)\n")
-				}
-				return nil
+				return runDatasetVerify(io, args[1], *asJSON, *quiet)
 			}
 		},
 	})
+}
+
+// runDatasetInspect prints the summary of the dataset in dir.
+func runDatasetInspect(io *stdio, dir string, asJSON bool) error {
+	sum, err := dataset.Inspect(dir)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return evaluate.WriteJSON(io.out, sum)
+	}
+	return sum.WriteText(io.out)
+}
+
+// runDatasetVerify checks the dataset in dir whole and prints what it
+// checked; the first problem is the error.
+func runDatasetVerify(io *stdio, dir string, asJSON, quiet bool) error {
+	bar := progress.To(io.err, quiet).Func("verify", "shards")
+	ctx, stop := interruptible()
+	defer stop()
+	rep, err := dataset.Verify(ctx, dir, bar)
+	if stoppedBy(ctx, err) {
+		return interruption{cmd: "urim dataset verify", where: "before the end", saved: "verify changes nothing",
+			resume: "run it again to check the whole dataset"}.exit(io)
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return evaluate.WriteJSON(io.out, struct {
+			Dir       string `json:"dir"`
+			OK        bool   `json:"ok"`
+			Shards    int    `json:"shards"`
+			Games     int    `json:"games"`
+			Positions int    `json:"positions"`
+			Bytes     int64  `json:"bytes"`
+			Complete  bool   `json:"complete"`
+		}{dir, true, rep.Shards, rep.Games, rep.Positions, rep.Bytes, rep.Complete})
+	}
+	fmt.Fprintf(io.out, "ok: %s: %s, %s, %s, %s; checksums, schema and replays agree\n", dir, progress.Count(rep.Shards, "shards"),
+		progress.Count(rep.Games, "games"), progress.Count(rep.Positions, "positions"), progress.Count(int(rep.Bytes), "bytes"))
+	if !rep.Complete {
+		fmt.Fprintf(io.out, "note: the dataset is incomplete (a run under way or interrupted: resume it with urim selfplay --resume)\n")
+	}
+	return nil
 }

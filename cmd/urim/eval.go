@@ -77,19 +77,12 @@ Examples:
 				natsURL: fs.String("nats", "", "play the games on the workers of a distributed run on this NATS server (docs/distributed.md); credentials from URIM_NATS_*"),
 				natsRun: fs.String("run", "", "with --nats: the run whose workers play (default: the only run on the server)")}
 			return func(io *stdio, args []string) error {
-				if len(args) > 0 && args[0] == "accuracy" {
-					if code := runCommand(accuracyCommand, "urim eval accuracy", args[1:], io); code != 0 {
-						return exitCode(code)
-					}
-					return nil
-				}
-				if len(args) > 0 && args[0] == "sprt" {
-					if code := runCommand(sprtCommand, "urim eval sprt", args[1:], io); code != 0 {
-						return exitCode(code)
-					}
-					return nil
-				}
-				if len(args) > 0 {
+				switch {
+				case len(args) > 0 && args[0] == "accuracy":
+					return runChild(io, "urim eval", accuracyCommand, args[1:])
+				case len(args) > 0 && args[0] == "sprt":
+					return runChild(io, "urim eval", sprtCommand, args[1:])
+				case len(args) > 0:
 					return usageErrorf("unexpected arguments %q", args)
 				}
 				cfg, err := e.tournament()
@@ -116,9 +109,7 @@ type evalArgs struct {
 // outputs checked, before any game is played.
 func (e *evalArgs) tournament() (evaluate.Config, error) {
 	fs, fc := e.fs, &e.m.cfg
-	gamesSet := false
-	fs.Visit(func(f *flag.Flag) { gamesSet = gamesSet || f.Name == "games" })
-	if gamesSet {
+	if flagGiven(fs, "games") {
 		// The parity is checked with the config's pairing.
 		if err := checkGames(fc.Games, false); err != nil {
 			return evaluate.Config{}, err

@@ -164,7 +164,7 @@ func TestBenchFlagsCheckedFirst(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := writeJSON(&b, []float64{math.NaN()}); err == nil || !strings.Contains(err.Error(), "too short to measure") {
+	if err := benchJSON(&b, []float64{math.NaN()}); err == nil || !strings.Contains(err.Error(), "too short to measure") {
 		t.Errorf("NaN in JSON: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/nn"
 )
 
@@ -42,10 +42,7 @@ Examples:
 				if !ok {
 					return usageErrorf("unknown subcommand %q (known: %s)", args[0], strings.Join(names, ", "))
 				}
-				if code := runCommand(c, "urim nn "+c.name, args[1:], io); code != 0 {
-					return exitCode(code)
-				}
-				return nil
+				return runChild(io, "urim nn", c, args[1:])
 			}
 		},
 	})
@@ -91,29 +88,34 @@ Examples:
 				if o.out == "" {
 					return usageErrorf("--out is required")
 				}
-				if err := o.arch.Validate(); err != nil {
-					return usageErrorf("%v", err)
-				}
-				enc, err := env.ParseEncoding(o.encoding)
-				if err != nil {
-					return usageErrorf("--encoding: %v", err)
-				}
-				g, err := loadGame(o.rules)
-				if err != nil {
-					return err
-				}
-				n, err := nn.New(o.arch, g.Rules(), enc, o.seed)
-				if err != nil {
-					return err
-				}
-				if err := nn.Save(o.out, &nn.Checkpoint{Net: n}); err != nil {
-					return err
-				}
-				fmt.Fprintf(io.out, "wrote %s: %v, rules %s, %s encoding, %d weights\n", o.out, n.Arch(), g.Name(), enc, n.NumWeights())
-				return nil
+				return runNNNew(io, o)
 			}
 		},
 	}
+}
+
+// runNNNew writes the untrained network the options describe.
+func runNNNew(io *stdio, o nnNewOptions) error {
+	if err := o.arch.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	enc, err := env.ParseEncoding(o.encoding)
+	if err != nil {
+		return usageErrorf("--encoding: %v", err)
+	}
+	g, err := loadGame(o.rules)
+	if err != nil {
+		return err
+	}
+	n, err := nn.New(o.arch, g.Rules(), enc, o.seed)
+	if err != nil {
+		return err
+	}
+	if err := nn.Save(o.out, &nn.Checkpoint{Net: n}); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "wrote %s: %v, rules %s, %s encoding, %d weights\n", o.out, n.Arch(), g.Name(), enc, n.NumWeights())
+	return nil
 }
 
 func nnExportCommand() *command {
@@ -139,18 +141,24 @@ Example:
 				if *out == "" {
 					return usageErrorf("--npz is required")
 				}
-				c, err := nn.Load(path)
-				if err != nil {
-					return err
-				}
-				if err := c.Net.ExportNPZ(*out, c.Step); err != nil {
-					return err
-				}
-				fmt.Fprintf(io.out, "wrote %s: %d tensors, %d weights\n", *out, len(c.Net.Params()), c.Net.NumWeights())
-				return nil
+				return runNNExport(io, path, *out)
 			}
 		},
 	}
+}
+
+// runNNExport writes the weights of the checkpoint file ckpt to the .npz
+// file out.
+func runNNExport(io *stdio, ckpt, out string) error {
+	c, err := nn.Load(ckpt)
+	if err != nil {
+		return err
+	}
+	if err := c.Net.ExportNPZ(out, c.Step); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "wrote %s: %d tensors, %d weights\n", out, len(c.Net.Params()), c.Net.NumWeights())
+	return nil
 }
 
 // nnInfo is what "urim nn info" prints.
@@ -185,39 +193,42 @@ Example:
 				if err != nil {
 					return err
 				}
-				c, err := nn.Load(path)
-				if err != nil {
-					return err
-				}
-				st, err := os.Stat(path)
-				if err != nil {
-					return err
-				}
-				n := c.Net
-				info := nnInfo{File: path, Bytes: st.Size(), Arch: n.Arch(), Rules: n.Rules(), Encoding: n.Encoding().String(),
-					InputDim: n.InputDim(), Actions: n.Actions(), Weights: n.NumWeights(), Step: c.Step, Optimizer: c.Optimizer != nil}
-				for _, p := range n.Params() {
-					info.Tensors = append(info.Tensors, fmt.Sprintf("%s %v", p.Name, p.Shape))
-				}
-				if *asJSON {
-					enc := json.NewEncoder(io.out)
-					enc.SetIndent("", "  ")
-					return enc.Encode(info)
-				}
-				fmt.Fprintf(io.out, "%s: %d bytes, checkpoint format %d\n", info.File, info.Bytes, nn.CheckpointVersion)
-				fmt.Fprintf(io.out, "architecture  %v\n", info.Arch)
-				fmt.Fprintf(io.out, "rules         %v\n", info.Rules)
-				fmt.Fprintf(io.out, "encoding      %s (%d inputs), %d actions\n", info.Encoding, info.InputDim, info.Actions)
-				fmt.Fprintf(io.out, "weights       %d in %d tensors\n", info.Weights, len(info.Tensors))
-				fmt.Fprintf(io.out, "step          %d\n", info.Step)
-				fmt.Fprintf(io.out, "optimizer     %v\n", map[bool]string{true: "AdamW state saved", false: "none"}[info.Optimizer])
-				for _, t := range info.Tensors {
-					fmt.Fprintf(io.out, "  %s\n", t)
-				}
-				return nil
+				return runNNInfo(io, path, *asJSON)
 			}
 		},
 	}
+}
+
+// runNNInfo checks the checkpoint file path and describes it.
+func runNNInfo(io *stdio, path string, asJSON bool) error {
+	c, err := nn.Load(path)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	n := c.Net
+	info := nnInfo{File: path, Bytes: st.Size(), Arch: n.Arch(), Rules: n.Rules(), Encoding: n.Encoding().String(),
+		InputDim: n.InputDim(), Actions: n.Actions(), Weights: n.NumWeights(), Step: c.Step, Optimizer: c.Optimizer != nil}
+	for _, p := range n.Params() {
+		info.Tensors = append(info.Tensors, fmt.Sprintf("%s %v", p.Name, p.Shape))
+	}
+	if asJSON {
+		return evaluate.WriteJSON(io.out, info)
+	}
+	fmt.Fprintf(io.out, "%s: %d bytes, checkpoint format %d\n", info.File, info.Bytes, nn.CheckpointVersion)
+	fmt.Fprintf(io.out, "architecture  %v\n", info.Arch)
+	fmt.Fprintf(io.out, "rules         %v\n", info.Rules)
+	fmt.Fprintf(io.out, "encoding      %s (%d inputs), %d actions\n", info.Encoding, info.InputDim, info.Actions)
+	fmt.Fprintf(io.out, "weights       %d in %d tensors\n", info.Weights, len(info.Tensors))
+	fmt.Fprintf(io.out, "step          %d\n", info.Step)
+	fmt.Fprintf(io.out, "optimizer     %v\n", map[bool]string{true: "AdamW state saved", false: "none"}[info.Optimizer])
+	for _, t := range info.Tensors {
+		fmt.Fprintf(io.out, "  %s\n", t)
+	}
+	return nil
 }
 
 // nnCheckpointArg returns the one checkpoint argument.

@@ -31,16 +31,22 @@ Example:
 				if *in == "" || *out == "" {
 					return usageErrorf("--npz and --out are required")
 				}
-				n, step, err := nn.ImportNPZ(*in)
-				if err != nil {
-					return err
-				}
-				if err := nn.Save(*out, &nn.Checkpoint{Net: n, Step: step}); err != nil {
-					return err
-				}
-				fmt.Fprintf(io.out, "wrote %s: %v, rules %s, %s encoding, %d weights\n", *out, n.Arch(), n.Rules().Name, n.Encoding(), n.NumWeights())
-				return nil
+				return runNNImport(io, *in, *out)
 			}
 		},
 	}
+}
+
+// runNNImport writes the checkpoint file out of the network in the .npz
+// file in.
+func runNNImport(io *stdio, in, out string) error {
+	n, step, err := nn.ImportNPZ(in)
+	if err != nil {
+		return err
+	}
+	if err := nn.Save(out, &nn.Checkpoint{Net: n, Step: step}); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "wrote %s: %v, rules %s, %s encoding, %d weights\n", out, n.Arch(), n.Rules().Name, n.Encoding(), n.NumWeights())
+	return nil
 }

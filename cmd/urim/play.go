@@ -92,33 +92,37 @@ type playSession struct {
 	letter   [2]byte // 'a' for South, 'A' for North
 }
 
+// newPlaySession returns the game of the rules rulesArg (a preset or a
+// file) from position (notation, "" for the start), its moves read from in
+// and the board drawn on out; its sides are the caller's to fill in.
+func newPlaySession(rulesArg, position string, in io.Reader, out io.Writer) (*playSession, error) {
+	g, err := loadGame(rulesArg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := startPosition(g, position)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return &playSession{g: g, s: s, start: position, rulesArg: rulesArg, in: bufio.NewScanner(in), out: out, letter: [2]byte{'a', 'A'}}, nil
+}
+
 func runPlay(io *stdio, o *playOptions) error {
-	g, err := loadGame(*o.rules)
+	p, err := newPlaySession(*o.rules, o.position, io.in, io.out)
 	if err != nil {
 		return err
 	}
-	s, err := startPosition(g, o.position)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
+	g := p.g
 	seed := o.seed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	p := &playSession{g: g, s: s, start: o.position, rulesArg: *o.rules, in: bufio.NewScanner(io.in), out: io.out, letter: [2]byte{'a', 'A'}}
 	p.human = [2]bool{true, true}
 	p.names = [2]string{"South", "North"}
 	if o.opponent != "human" {
-		var side int
-		switch o.side {
-		case "south":
-			side = 0
-		case "north":
-			side = 1
-		case "random":
-			side = int(seed>>17) & 1
-		default:
-			return usageErrorf("--side %q: want south, north or random", o.side)
+		side, err := o.yourSide(seed)
+		if err != nil {
+			return err
 		}
 		a, err := agents.New(o.opponent, seed)
 		if err != nil {
@@ -133,6 +137,20 @@ func runPlay(io *stdio, o *playOptions) error {
 	}
 	fmt.Fprintf(io.out, "Urim, %s rules. Type a pit letter, 'help' or 'quit'.\n", g.Name())
 	return p.run()
+}
+
+// yourSide returns the side --side gives the person against an agent: 0
+// South, 1 North, or drawn from the game's seed.
+func (o *playOptions) yourSide(seed uint64) (int, error) {
+	switch o.side {
+	case "south":
+		return 0, nil
+	case "north":
+		return 1, nil
+	case "random":
+		return int(seed>>17) & 1, nil
+	}
+	return 0, usageErrorf("--side %q: want south, north or random", o.side)
 }
 
 func sideName(p int) string { return [2]string{"South", "North"}[p] }

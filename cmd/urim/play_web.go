@@ -46,15 +46,9 @@ func runPlayWeb(io *stdio, o *playOptions) error {
 			so.cfg.Models = append(so.cfg.Models, in.AllFiles()...)
 			so.cfg.AllowExternal = in.RunsPrograms()
 		}
-		side := 0
-		switch o.side {
-		case "south":
-		case "north":
-			side = 1
-		case "random":
-			side = int(seed>>17) & 1
-		default:
-			return usageErrorf("--side %q: want south, north or random", o.side)
+		side, err := o.yourSide(seed)
+		if err != nil {
+			return err
 		}
 		seats[1-side] = o.opponent
 	}

@@ -64,34 +64,42 @@ Examples:
 				if err != nil {
 					return err
 				}
-				w := bufio.NewWriter(io.out)
-				defer w.Flush()
-				movesSet := false
-				fs.Visit(func(f *flag.Flag) { movesSet = movesSet || f.Name == "moves" })
-				if movesSet {
-					if strings.TrimSpace(*moves) == "" {
-						return usageErrorf("--moves is empty: give actions such as --moves 0,3,5, or leave --moves out to read games from standard input")
-					}
-					return replayGame(w, start, 0, *moves)
+				var game *string // --moves, if given
+				if flagGiven(fs, "moves") {
+					game = moves
 				}
-				sc := bufio.NewScanner(io.in)
-				sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-				for line := 0; sc.Scan(); line++ {
-					text := strings.TrimSpace(sc.Text())
-					if text == "" {
-						continue
-					}
-					if err := replayGame(w, start, line, text); err != nil {
-						return err
-					}
+				if game != nil && strings.TrimSpace(*game) == "" {
+					return usageErrorf("--moves is empty: give actions such as --moves 0,3,5, or leave --moves out to read games from standard input")
 				}
-				if err := sc.Err(); err != nil {
-					return fmt.Errorf("reading standard input: %w", err)
-				}
-				return nil
+				return runReplay(io, start, game)
 			}
 		},
 	})
+}
+
+// runReplay prints the positions of the game moves gives, or with moves
+// nil of every game on standard input, one a line.
+func runReplay(io *stdio, start env.State, moves *string) error {
+	w := bufio.NewWriter(io.out)
+	defer w.Flush()
+	if moves != nil {
+		return replayGame(w, start, 0, *moves)
+	}
+	sc := bufio.NewScanner(io.in)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for line := 0; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if err := replayGame(w, start, line, text); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("reading standard input: %w", err)
+	}
+	return nil
 }
 
 // replayGame prints the positions of one game given as comma-separated

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 )
 
 func init() {
@@ -28,44 +28,47 @@ Examples:
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			asJSON := fs.Bool("json", false, "print the rules as JSON")
 			return func(io *stdio, args []string) error {
-				names := env.PresetNames()
-				switch len(args) {
-				case 0:
-				case 1:
-					names = args
-				default:
+				if len(args) > 1 {
 					return usageErrorf("name at most one preset")
 				}
-				var list []env.Rules
-				for _, n := range names {
-					r, err := env.FindRules(n)
-					if errors.Is(err, env.ErrUnknownPreset) {
-						return usageErrorf("%v", err)
-					}
-					if err != nil {
-						return err
-					}
-					list = append(list, r)
-				}
-				if *asJSON {
-					enc := json.NewEncoder(io.out)
-					enc.SetIndent("", "  ")
-					if len(args) == 1 {
-						return enc.Encode(list[0])
-					}
-					return enc.Encode(list)
-				}
-				if len(args) == 0 {
-					for _, r := range list {
-						fmt.Fprintln(io.out, r)
-					}
-					return nil
-				}
-				explainRules(io.out, list[0])
-				return nil
+				return runRules(io, args, *asJSON)
 			}
 		},
 	})
+}
+
+// runRules lists the presets (names empty) or explains the rules of the
+// one preset or rules file names holds.
+func runRules(io *stdio, names []string, asJSON bool) error {
+	one := len(names) == 1
+	if !one {
+		names = env.PresetNames()
+	}
+	var list []env.Rules
+	for _, n := range names {
+		r, err := env.FindRules(n)
+		if errors.Is(err, env.ErrUnknownPreset) {
+			return usageErrorf("%v", err)
+		}
+		if err != nil {
+			return err
+		}
+		list = append(list, r)
+	}
+	if asJSON {
+		if one {
+			return evaluate.WriteJSON(io.out, list[0])
+		}
+		return evaluate.WriteJSON(io.out, list)
+	}
+	if !one {
+		for _, r := range list {
+			fmt.Fprintln(io.out, r)
+		}
+		return nil
+	}
+	explainRules(io.out, list[0])
+	return nil
 }
 
 // explainRules writes what each rule of r means, one per line.

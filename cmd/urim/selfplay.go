@@ -62,61 +62,86 @@ Examples:
 			fs.StringVar(&c.Rules, "rules", c.Rules, rulesUsage)
 			fs.StringVar(&c.Reward, "reward", c.Reward, "outcome for the mover: match_points, win_loss or seed_margin")
 			fs.IntVar(&c.GamesInLockstep, "games-in-lockstep", 0, fmt.Sprintf("games an az agent playing itself searches in lock-step (0: %d)", dataset.DefaultGamesInLockstep))
-			resume := fs.Bool("resume", false, "continue the dataset in --out")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			asJSON := fs.Bool("json", false, "print the run's figures as JSON")
+			a := &selfPlayArgs{fs: fs, flags: &c, config: config,
+				resume: fs.Bool("resume", false, "continue the dataset in --out"),
+				quiet:  fs.Bool("quiet", false, "no progress bar"),
+				asJSON: fs.Bool("json", false, "print the run's figures as JSON")}
 			return func(io *stdio, args []string) error {
-				var err error
 				if len(args) > 0 {
 					return usageErrorf("unexpected arguments %q", args)
 				}
-				cfg := c
-				if *config != "" {
-					if cfg, err = dataset.LoadConfig(*config); err != nil {
-						return err
-					}
-					if err := overlayFlags(fs, &cfg, &c, selfPlayFlagKeys); err != nil {
-						return err
-					}
-				}
-				if cfg.Agent == "" {
-					return usageErrorf("give --agent SPEC (or agent: in --config)")
-				}
-				if cfg.Out == "" {
-					return usageErrorf("give --out DIR (or out: in --config)")
-				}
-				bar := progress.To(io.err, *quiet).Func("selfplay", "games")
-				ctx, stop := interruptible()
-				defer stop()
-				defer classic.CloseExternalEngines()
-				res, err := dataset.SelfPlay(ctx, cfg, *resume, bar)
-				if res.StaleLock != "" {
-					fmt.Fprintf(io.err, "urim selfplay: took over the stale lock of %s (that process is gone)\n", res.StaleLock)
-				}
-				for _, f := range res.Removed {
-					fmt.Fprintf(io.err, "urim selfplay: removed %s, left by an interrupted run\n", f)
-				}
-				if stoppedBy(ctx, err) {
-					res.Interrupted = true
-				} else if err != nil {
+				cfg, err := a.selfPlayConfig()
+				if err != nil {
 					return err
 				}
-				if *asJSON {
-					if err := evaluate.WriteJSON(io.out, selfPlayJSON(cfg, res)); err != nil {
-						return err
-					}
-				} else {
-					printSelfPlay(io, cfg, res)
-				}
-				if res.Interrupted {
-					return interruption{cmd: "urim selfplay", where: fmt.Sprintf("with %d of %d games written", res.Manifest.Games, cfg.Games),
-						saved:  "they are saved in " + cfg.Out,
-						resume: "run the same command again with --resume to finish the dataset"}.exit(io)
-				}
-				return nil
+				return runSelfPlay(io, cfg, a)
 			}
 		},
 	})
+}
+
+// selfPlayArgs are the flags of urim selfplay, as bound.
+type selfPlayArgs struct {
+	fs                    *flag.FlagSet
+	flags                 *dataset.Config // the config the flags set
+	config                *string
+	resume, quiet, asJSON *bool
+}
+
+// selfPlayConfig returns the self-play config the flags ask for: --config's
+// file with the flags given laid over it, or the flags alone.
+func (a *selfPlayArgs) selfPlayConfig() (dataset.Config, error) {
+	cfg := *a.flags
+	if *a.config != "" {
+		var err error
+		if cfg, err = dataset.LoadConfig(*a.config); err != nil {
+			return cfg, err
+		}
+		if err := overlayFlags(a.fs, &cfg, a.flags, selfPlayFlagKeys); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Agent == "" {
+		return cfg, usageErrorf("give --agent SPEC (or agent: in --config)")
+	}
+	if cfg.Out == "" {
+		return cfg, usageErrorf("give --out DIR (or out: in --config)")
+	}
+	return cfg, nil
+}
+
+// runSelfPlay writes the dataset (continuing it with --resume) and prints
+// the run's figures; interrupted, it says how to finish.
+func runSelfPlay(io *stdio, cfg dataset.Config, a *selfPlayArgs) error {
+	bar := progress.To(io.err, *a.quiet).Func("selfplay", "games")
+	ctx, stop := interruptible()
+	defer stop()
+	defer classic.CloseExternalEngines()
+	res, err := dataset.SelfPlay(ctx, cfg, *a.resume, bar)
+	if res.StaleLock != "" {
+		fmt.Fprintf(io.err, "urim selfplay: took over the stale lock of %s (that process is gone)\n", res.StaleLock)
+	}
+	for _, f := range res.Removed {
+		fmt.Fprintf(io.err, "urim selfplay: removed %s, left by an interrupted run\n", f)
+	}
+	if stoppedBy(ctx, err) {
+		res.Interrupted = true
+	} else if err != nil {
+		return err
+	}
+	if *a.asJSON {
+		if err := evaluate.WriteJSON(io.out, selfPlayJSON(cfg, res)); err != nil {
+			return err
+		}
+	} else {
+		printSelfPlay(io, cfg, res)
+	}
+	if res.Interrupted {
+		return interruption{cmd: "urim selfplay", where: fmt.Sprintf("with %d of %d games written", res.Manifest.Games, cfg.Games),
+			saved:  "they are saved in " + cfg.Out,
+			resume: "run the same command again with --resume to finish the dataset"}.exit(io)
+	}
+	return nil
 }
 
 // selfPlaySummary is what urim selfplay --json prints; times are in

@@ -96,24 +96,29 @@ Examples:
 						specs = append(specs, s)
 					}
 				}
-				cfg := experiment.Config{Base: *config, Sets: sets, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
+				return runSweep(io, experiment.Config{Base: *config, Sets: sets, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
 					Panel: specs, Games: *games, RateSims: *rateSims, H2HSims: *h2hSims, H2HGames: *h2hGames, Parallel: *parallel, Log: io.err,
-					Progress: progress.To(io.err, *quiet)}
-				ctx, stop := interruptible()
-				defer stop()
-				defer classic.CloseExternalEngines()
-				_, err = experiment.Run(ctx, cfg)
-				if stoppedBy(ctx, err) {
-					return interruption{cmd: "urim sweep", where: "", saved: "finished runs, the interrupted run's completed iterations and the rating games are kept in " + *out,
-						resume: "continue with the same command"}.exit(io)
-				}
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(io.out, "%s: report %s, summary %s, plot %s\n", *out, filepath.Join(*out, "report.md"),
-					filepath.Join(*out, "summary.csv"), filepath.Join(*out, "elo.png"))
-				return nil
+					Progress: progress.To(io.err, *quiet)})
 			}
 		},
 	})
+}
+
+// runSweep trains and rates the sweep's runs (continuing where a stopped
+// sweep left off) and prints where its report is.
+func runSweep(io *stdio, cfg experiment.Config) error {
+	ctx, stop := interruptible()
+	defer stop()
+	defer classic.CloseExternalEngines()
+	_, err := experiment.Run(ctx, cfg)
+	if stoppedBy(ctx, err) {
+		return interruption{cmd: "urim sweep", where: "", saved: "finished runs, the interrupted run's completed iterations and the rating games are kept in " + cfg.Out,
+			resume: "continue with the same command"}.exit(io)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "%s: report %s, summary %s, plot %s\n", cfg.Out, filepath.Join(cfg.Out, "report.md"),
+		filepath.Join(cfg.Out, "summary.csv"), filepath.Join(cfg.Out, "elo.png"))
+	return nil
 }

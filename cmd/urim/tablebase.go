@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
 	"text/tabwriter"
 	"time"
 
+	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/evaluate"
 	"github.com/urim-rl/urim/internal/progress"
 	"github.com/urim-rl/urim/tablebase"
 )
@@ -48,10 +49,7 @@ Examples:
 				default:
 					return usageErrorf("unknown subcommand %q (known: build, probe)", args[0])
 				}
-				if code := runCommand(c, "urim tablebase "+c.name, args[1:], io); code != 0 {
-					return exitCode(code)
-				}
-				return nil
+				return runChild(io, "urim tablebase", c, args[1:])
 			}
 		},
 	})
@@ -62,105 +60,133 @@ var tablebaseBuild = &command{
 	usage: "--rules PRESET --max-seeds K --out FILE [flags]",
 	long:  `Solves every position with at most K seeds and writes the table to FILE (atomically).`,
 	setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
-		rules := rulesFlag(fs)
-		k := fs.Int("max-seeds", 8, "K: the most seeds on the board")
-		out := fs.String("out", "", "table file to write")
-		workers := fs.Int("workers", 0, "goroutines (0: every core)")
-		asJSON := fs.Bool("json", false, "print the layer statistics as JSON")
-		quiet := fs.Bool("quiet", false, "no progress bar")
-		memory := fs.Float64("max-memory", 20, "refuse a build that needs more than this many GiB")
-		bestMoves := fs.Bool("best-moves", false, "also store every position's best moves, analysed with only itself as history (read in one probe; costly: minutes at 10 seeds, docs/tablebase.md)")
+		a := &tablebaseBuildArgs{rules: rulesFlag(fs)}
+		fs.IntVar(&a.k, "max-seeds", 8, "K: the most seeds on the board")
+		fs.StringVar(&a.out, "out", "", "table file to write")
+		fs.IntVar(&a.workers, "workers", 0, "goroutines (0: every core)")
+		fs.BoolVar(&a.asJSON, "json", false, "print the layer statistics as JSON")
+		fs.BoolVar(&a.quiet, "quiet", false, "no progress bar")
+		fs.Float64Var(&a.memory, "max-memory", 20, "refuse a build that needs more than this many GiB")
+		fs.BoolVar(&a.bestMoves, "best-moves", false, "also store every position's best moves, analysed with only itself as history (read in one probe; costly: minutes at 10 seeds, docs/tablebase.md)")
 		return func(std *stdio, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unexpected arguments %q", args)
 			}
-			if !(*memory > 0) || math.IsInf(*memory, 0) {
-				return usageErrorf("--max-memory %v: want a positive number of GiB", *memory)
-			}
-			if *out == "" {
-				return usageErrorf("--out FILE is required")
-			}
-			if *k < 0 {
-				return usageErrorf("--max-seeds %d is negative", *k)
-			}
-			if *workers < 0 {
-				return usageErrorf("--workers %d is negative (0: every core)", *workers)
-			}
-			g, err := loadGame(*rules)
+			g, err := a.game()
 			if err != nil {
 				return err
 			}
-			if err := checkOutFile(*out); err != nil {
-				return err
-			}
-			ctx, stop := interruptible()
-			defer stop()
-			sink := progress.To(std.err, *quiet)
-			var bar *progress.Bar
-			start := time.Now()
-			t, stats, err := tablebase.Build(ctx, g.Rules(), *k, tablebase.Options{Workers: *workers,
-				MemoryLimit: uint64(*memory * (1 << 30)), StoreMoves: *bestMoves,
-				Progress: func(p tablebase.Progress) {
-					if bar == nil || p.Moves && p.Seeds == 0 {
-						if bar != nil {
-							bar.Finish()
-						}
-						what := "positions"
-						if p.Moves {
-							what = "positions' best moves"
-						}
-						bar = sink.Bar(int(p.Total), "", what)
-					}
-					if p.Moves {
-						bar.Describe(fmt.Sprintf("best moves, %d seeds", p.Seeds))
-					} else {
-						bar.Describe(fmt.Sprintf("%d seeds, round %d (%d changed)", p.Seeds, p.Round, p.Changed))
-					}
-					if p.LayerDone {
-						bar.Set64(int64(p.Done))
-					}
-				}})
-			if stoppedBy(ctx, err) {
-				if bar != nil {
-					bar.Exit()
-				}
-				return interruption{cmd: "urim tablebase build", where: "while solving", saved: "nothing was written (the table is written once solved)",
-					resume: "run the command again to start over"}.exit(std)
-			}
-			if err != nil {
-				return err
-			}
-			if bar != nil {
-				bar.Finish()
-			}
-			solved := time.Since(start)
-			if err := t.Save(*out); err != nil {
-				return err
-			}
-			if *asJSON {
-				enc := json.NewEncoder(std.out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"rules": t.Rules(), "max_seeds": t.MaxSeeds(), "file": *out,
-					"bytes": t.Size(), "seconds": solved.Seconds(), "layers": stats})
-			}
-			fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), *out, solved.Seconds())
-			tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := "seeds\tpositions\texact\tshare\trounds\ttime\t"
-			if *bestMoves {
-				head += "best moves\t"
-			}
-			fmt.Fprintln(tw, head)
-			for _, s := range stats {
-				fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t", s.Seeds, s.Positions, s.Exact,
-					100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Rounds, s.Time.Seconds())
-				if *bestMoves {
-					fmt.Fprintf(tw, "%.2fs\t", s.MovesTime.Seconds())
-				}
-				fmt.Fprintln(tw)
-			}
-			return tw.Flush()
+			return runTablebaseBuild(std, g, a)
 		}
 	},
+}
+
+// tablebaseBuildArgs are the flags of urim tablebase build.
+type tablebaseBuildArgs struct {
+	rules                    *string
+	k, workers               int
+	out                      string
+	asJSON, quiet, bestMoves bool
+	memory                   float64 // GiB
+}
+
+// game checks the flags and returns the game of --rules, once --out is
+// known to be writable.
+func (a *tablebaseBuildArgs) game() (*env.Game, error) {
+	switch {
+	case !(a.memory > 0) || math.IsInf(a.memory, 0):
+		return nil, usageErrorf("--max-memory %v: want a positive number of GiB", a.memory)
+	case a.out == "":
+		return nil, usageErrorf("--out FILE is required")
+	case a.k < 0:
+		return nil, usageErrorf("--max-seeds %d is negative", a.k)
+	case a.workers < 0:
+		return nil, usageErrorf("--workers %d is negative (0: every core)", a.workers)
+	}
+	g, err := loadGame(*a.rules)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutFile(a.out); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// runTablebaseBuild solves the table of g, writes it to --out and prints
+// its layers' statistics.
+func runTablebaseBuild(std *stdio, g *env.Game, a *tablebaseBuildArgs) error {
+	ctx, stop := interruptible()
+	defer stop()
+	bars := &buildBars{sink: progress.To(std.err, a.quiet)}
+	start := time.Now()
+	t, stats, err := tablebase.Build(ctx, g.Rules(), a.k, tablebase.Options{Workers: a.workers,
+		MemoryLimit: uint64(a.memory * (1 << 30)), StoreMoves: a.bestMoves, Progress: bars.update})
+	if stoppedBy(ctx, err) {
+		if bars.bar != nil {
+			bars.bar.Exit()
+		}
+		return interruption{cmd: "urim tablebase build", where: "while solving", saved: "nothing was written (the table is written once solved)",
+			resume: "run the command again to start over"}.exit(std)
+	}
+	if err != nil {
+		return err
+	}
+	if bars.bar != nil {
+		bars.bar.Finish()
+	}
+	solved := time.Since(start)
+	if err := t.Save(a.out); err != nil {
+		return err
+	}
+	if a.asJSON {
+		return evaluate.WriteJSON(std.out, map[string]any{"rules": t.Rules(), "max_seeds": t.MaxSeeds(), "file": a.out,
+			"bytes": t.Size(), "seconds": solved.Seconds(), "layers": stats})
+	}
+	fmt.Fprintf(std.out, "%s, K=%d: %d bytes of table in %s, solved in %.1fs\n\n", t.Rules().Name, t.MaxSeeds(), t.Size(), a.out, solved.Seconds())
+	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "seeds\tpositions\texact\tshare\trounds\ttime\t"
+	if a.bestMoves {
+		head += "best moves\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, s := range stats {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f%%\t%d\t%.2fs\t", s.Seeds, s.Positions, s.Exact,
+			100*float64(s.Exact)/float64(max(s.Positions, 1)), s.Rounds, s.Time.Seconds())
+		if a.bestMoves {
+			fmt.Fprintf(tw, "%.2fs\t", s.MovesTime.Seconds())
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// buildBars draws a build's progress: a bar over the positions, then one
+// over their best moves.
+type buildBars struct {
+	sink progress.Sink
+	bar  *progress.Bar
+}
+
+func (b *buildBars) update(p tablebase.Progress) {
+	if b.bar == nil || p.Moves && p.Seeds == 0 {
+		if b.bar != nil {
+			b.bar.Finish()
+		}
+		what := "positions"
+		if p.Moves {
+			what = "positions' best moves"
+		}
+		b.bar = b.sink.Bar(int(p.Total), "", what)
+	}
+	if p.Moves {
+		b.bar.Describe(fmt.Sprintf("best moves, %d seeds", p.Seeds))
+	} else {
+		b.bar.Describe(fmt.Sprintf("%d seeds, round %d (%d changed)", p.Seeds, p.Round, p.Changed))
+	}
+	if p.LayerDone {
+		b.bar.Set64(int64(p.Done))
+	}
 }
 
 var tablebaseProbe = &command{
@@ -173,20 +199,24 @@ var tablebaseProbe = &command{
 			if len(args) != 2 {
 				return usageErrorf("want FILE and POSITION (quoted), got %d arguments", len(args))
 			}
-			t, err := tablebase.Load(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := t.ProbePosition(args[1])
-			if err != nil {
-				return err
-			}
-			if *asJSON {
-				enc := json.NewEncoder(std.out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
-			}
-			return r.WriteText(std.out)
+			return runTablebaseProbe(std, args[0], args[1], *asJSON)
 		}
 	},
+}
+
+// runTablebaseProbe prints the bounds of the position in the table file
+// and its moves'.
+func runTablebaseProbe(std *stdio, file, position string, asJSON bool) error {
+	t, err := tablebase.Load(file)
+	if err != nil {
+		return err
+	}
+	r, err := t.ProbePosition(position)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return evaluate.WriteJSON(std.out, r)
+	}
+	return r.WriteText(std.out)
 }

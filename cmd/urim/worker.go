@@ -48,11 +48,17 @@ Examples:
 				case *threads < 0 || *threads > 1024:
 					return usageErrorf("--threads %d: allowed 0 to 1024", *threads)
 				}
-				ctx, stop := interruptible()
-				defer stop()
-				return cluster.RunWorker(ctx, cluster.WorkerOptions{URL: *url, Credentials: cluster.CredentialsFrom(train.Cluster{}),
-					Run: *run, ID: *id, Lockstep: *lockstep, Threads: *threads, Log: io.err, ExitWithParent: *local})
+				return runWorker(io, cluster.WorkerOptions{URL: *url, Run: *run, ID: *id, Lockstep: *lockstep, Threads: *threads, ExitWithParent: *local})
 			}
 		},
 	})
+}
+
+// runWorker plays self-play for a run until interrupted, with the
+// credentials of the environment, logging to standard error.
+func runWorker(io *stdio, o cluster.WorkerOptions) error {
+	ctx, stop := interruptible()
+	defer stop()
+	o.Credentials, o.Log = cluster.CredentialsFrom(train.Cluster{}), io.err
+	return cluster.RunWorker(ctx, o)
 }

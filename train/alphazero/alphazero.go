@@ -7,7 +7,8 @@
 // of the run directory, and those of replay.datasets), listed in
 // state.json and held in memory in a ring ([Buffer]). It registers itself
 // as algorithm "alphazero", with its config sections search, selfplay,
-// replay and training ([SearchOf], [SelfPlayOf], [ReplayOf], [TrainingOf]);
+// replay and training ([SearchSection], [SelfPlaySection], [ReplaySection],
+// [TrainingSection]);
 // the run core (package train) does the rest.
 package alphazero
 
@@ -66,7 +67,7 @@ func New(s *train.Session) (train.Algorithm, error) {
 	noteStoredMoves(s, table)
 	var targets *tableTargets
 	if table != nil {
-		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: TrainingOf(s.Config).TablebasePolicy}
+		targets = &tableTargets{t: table, g: s.Game, reward: s.Reward, policy: TrainingSection.Of(s.Config).TablebasePolicy}
 	}
 	win, err := openWindow(s, targets)
 	if err != nil {
@@ -77,7 +78,7 @@ func New(s *train.Session) (train.Algorithm, error) {
 			progress.Count(len(win.shards), "shards"))
 	}
 	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}
-	if share := TrainingOf(s.Config).TablebaseSample; share > 0 && table != nil {
+	if share := TrainingSection.Of(s.Config).TablebaseSample; share > 0 && table != nil {
 		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: share}
 	}
 	if s.Remote() != nil {
@@ -150,7 +151,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	if s.Remote() != nil {
 		sp, rs, err = a.collect(ctx, it)
 	} else {
-		open := openings{g: s.Game, plies: SelfPlayOf(cfg).OpeningPlies, seed: cfg.Seed, it: it}
+		open := openings{g: s.Game, plies: SelfPlaySection.Of(cfg).OpeningPlies, seed: cfg.Seed, it: it}
 		var ls *classic.Lockstep
 		if ls, err = newSearcher(s, it, open, a.table, s.Seed(0x736561726368, uint64(it))); err != nil {
 			return nil, err
@@ -175,7 +176,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	m.tableTargets = a.win.tabled
 
 	// Training.
-	if buf.Len() >= ReplayOf(cfg).MinPositions && sp.positions > 0 {
+	if buf.Len() >= ReplaySection.Of(cfg).MinPositions && sp.positions > 0 {
 		steps := int(math.Ceil(float64(sp.positions) * cfg.Optimizer.SamplesPerPosition / float64(cfg.Optimizer.BatchSize)))
 		probe := buf.Newest(min(sp.positions, 512))
 		before := policyOf(s.Net, probe)

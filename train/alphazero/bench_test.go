@@ -30,12 +30,12 @@ func BenchmarkSelfPlay(b *testing.B) {
 	positions := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		open := openings{g: s.Game, plies: SelfPlayOf(&cfg).OpeningPlies, seed: cfg.Seed, it: i + 1}
+		open := openings{g: s.Game, plies: SelfPlaySection.Of(&cfg).OpeningPlies, seed: cfg.Seed, it: i + 1}
 		ls, err := newSearcher(s, 1, open, nil, uint64(i))
 		if err != nil {
 			b.Fatal(err)
 		}
-		win := memoryWindow(s.Encoder.Dim(), g.PitsPerRow(), ReplayOf(&cfg).Window)
+		win := memoryWindow(s.Encoder.Dim(), g.PitsPerRow(), ReplaySection.Of(&cfg).Window)
 		st, err := selfPlay(context.Background(), &cfg, g, s.Encoding, env.RewardMatchPoints, ls, open, win, nil, i+1, 0, nil)
 		if err != nil {
 			b.Fatal(err)

@@ -11,47 +11,22 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// The keys of alphazero's config sections, printed after network in this
-// order.
-const (
-	searchKey   = "search"
-	selfPlayKey = "selfplay"
-	replayKey   = "replay"
-	trainingKey = "training"
+// Alphazero's config sections, printed after network in this order: the
+// schema's part that is alphazero's. Read a config's with Of, replace it
+// with Set (train.SectionHandle).
+var (
+	// SearchSection is the search section ([Search]).
+	SearchSection = train.NewSection("search", "network", defaultSearch, checkSearch)
+	// SelfPlaySection is the selfplay section ([SelfPlay]).
+	SelfPlaySection = train.NewSection("selfplay", "search", defaultSelfPlay, checkSelfPlay)
+	// ReplaySection is the replay section ([Replay]).
+	ReplaySection = train.NewSection("replay", "selfplay", defaultReplay, checkReplay)
+	// TrainingSection is the training section ([Training]).
+	TrainingSection = train.NewSection("training", "replay", func() Training { return Training{} }, checkTraining)
 )
 
-// sections are alphazero's config sections (train.Section): the schema's
-// part that is alphazero's.
-var sections = []train.Section{
-	{Key: searchKey, After: "network", Default: func() any { return defaultSearch() }, Check: checkSearch},
-	{Key: selfPlayKey, After: searchKey, Default: func() any { return defaultSelfPlay() }, Check: checkSelfPlay},
-	{Key: replayKey, After: selfPlayKey, Default: func() any { return defaultReplay() }, Check: checkReplay},
-	{Key: trainingKey, After: replayKey, Default: func() any { return Training{} }, Check: checkTraining},
-}
-
-// SearchOf returns cfg's search section.
-func SearchOf(cfg *train.Config) Search { return train.SectionOf[Search](cfg, searchKey) }
-
-// SelfPlayOf returns cfg's selfplay section.
-func SelfPlayOf(cfg *train.Config) SelfPlay { return train.SectionOf[SelfPlay](cfg, selfPlayKey) }
-
-// ReplayOf returns cfg's replay section.
-func ReplayOf(cfg *train.Config) Replay { return train.SectionOf[Replay](cfg, replayKey) }
-
-// TrainingOf returns cfg's training section.
-func TrainingOf(cfg *train.Config) Training { return train.SectionOf[Training](cfg, trainingKey) }
-
-// SetSearch replaces cfg's search section.
-func SetSearch(cfg *train.Config, s Search) { train.SetSection(cfg, searchKey, s) }
-
-// SetSelfPlay replaces cfg's selfplay section.
-func SetSelfPlay(cfg *train.Config, s SelfPlay) { train.SetSection(cfg, selfPlayKey, s) }
-
-// SetReplay replaces cfg's replay section.
-func SetReplay(cfg *train.Config, r Replay) { train.SetSection(cfg, replayKey, r) }
-
-// SetTraining replaces cfg's training section.
-func SetTraining(cfg *train.Config, t Training) { train.SetSection(cfg, trainingKey, t) }
+// sections are alphazero's sections, as its Spec lists them.
+var sections = []train.Section{SearchSection, SelfPlaySection, ReplaySection, TrainingSection}
 
 // Search is the search section: the search of self-play.
 type Search struct {
@@ -228,8 +203,7 @@ var precisions = []string{"fp32", "int8"}
 const maxWindow = 1 << 26
 
 // checkSearch validates the search section.
-func checkSearch(c *train.Config, _ *env.Game) error {
-	s := SearchOf(c)
+func checkSearch(c *train.Config, s Search, _ *env.Game) error {
 	return train.FirstError(
 		checkSims(s.Sims, c.Stop.Iterations),
 		train.OneOf("search.root", s.Root, roots),
@@ -249,9 +223,8 @@ func checkSearch(c *train.Config, _ *env.Game) error {
 }
 
 // checkSelfPlay validates the selfplay section; its openings must leave a
-// ply before the rules' cap in an alphazero run.
-func checkSelfPlay(c *train.Config, game *env.Game) error {
-	sp := SelfPlayOf(c)
+// ply before the rules' cap.
+func checkSelfPlay(_ *train.Config, sp SelfPlay, game *env.Game) error {
 	return train.FirstError(
 		train.IntRange("selfplay.games_per_iteration", sp.GamesPerIteration, 1, 1<<20),
 		train.IntRange("selfplay.parallel_games", sp.ParallelGames, 1, train.MaxParallel),
@@ -274,8 +247,7 @@ func checkResign(r Resign) error {
 
 // checkReplay validates the replay section: its datasets are read, never
 // the directories the run writes.
-func checkReplay(c *train.Config, game *env.Game) error {
-	r := ReplayOf(c)
+func checkReplay(c *train.Config, r Replay, game *env.Game) error {
 	if err := train.FirstError(
 		train.IntRange("replay.window", r.Window, 1, maxWindow),
 		train.IntRange("replay.min_positions", r.MinPositions, 0, r.Window)); err != nil {
@@ -306,8 +278,7 @@ func checkReplay(c *train.Config, game *env.Game) error {
 
 // checkTraining checks the training section's table keys (the file itself
 // is read when the run starts).
-func checkTraining(c *train.Config, _ *env.Game) error {
-	t := TrainingOf(c)
+func checkTraining(_ *train.Config, t Training, _ *env.Game) error {
 	switch {
 	case t.TablebaseSeeds < 0 || t.TablebaseSeeds > MaxTablebaseSeeds:
 		return train.ConfigErrorf("training.tablebase_seeds", "%d is out of range (0 to %d; a bigger table is built with 'urim tablebase build' and named by training.tablebase)", t.TablebaseSeeds, MaxTablebaseSeeds)

@@ -28,7 +28,7 @@ func TestSimsSchedule(t *testing.T) {
 			t.Fatalf("%q: %v", c.yaml, err)
 		}
 		for i, w := range c.want {
-			if got := SearchOf(&cfg).Sims.At(i+1, c.its); got != w {
+			if got := SearchSection.Of(&cfg).Sims.At(i+1, c.its); got != w {
 				t.Errorf("%q: iteration %d: %d simulations, want %d", c.yaml, i+1, got, w)
 			}
 		}
@@ -40,8 +40,8 @@ func TestSimsSchedule(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: the written config does not read back: %v\n%s", c.yaml, err, out)
 		}
-		if SearchOf(&again).Sims.String() != SearchOf(&cfg).Sims.String() {
-			t.Errorf("%q: read back as %v, want %v", c.yaml, SearchOf(&again).Sims, SearchOf(&cfg).Sims)
+		if SearchSection.Of(&again).Sims.String() != SearchSection.Of(&cfg).Sims.String() {
+			t.Errorf("%q: read back as %v, want %v", c.yaml, SearchSection.Of(&again).Sims, SearchSection.Of(&cfg).Sims)
 		}
 	}
 	bad := []struct{ yaml, want string }{

@@ -33,20 +33,20 @@ func TestSectionChecks(t *testing.T) {
 			t.Errorf("%q %v: %v, want %s", c.yaml, c.sets, err, c.want)
 		}
 	}
-	// The section reads back through its accessors, and SetSelfPlay changes
-	// one copy of a config only.
+	// The sections read back through their handles, and SelfPlaySection.Set
+	// changes one copy of a config only.
 	cfg, err := train.ParseConfig([]byte("selfplay:\n  parallel_games: 8\n"), "c.yaml", []string{"search.sims=30"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if SelfPlayOf(&cfg).ParallelGames != 8 || SearchOf(&cfg).Sims.N != 30 || ReplayOf(&cfg).Window != 100000 || TrainingOf(&cfg).Tablebase != "" {
-		t.Errorf("sections %+v %+v %+v %+v", SelfPlayOf(&cfg), SearchOf(&cfg), ReplayOf(&cfg), TrainingOf(&cfg))
+	if SelfPlaySection.Of(&cfg).ParallelGames != 8 || SearchSection.Of(&cfg).Sims.N != 30 || ReplaySection.Of(&cfg).Window != 100000 || TrainingSection.Of(&cfg).Tablebase != "" {
+		t.Errorf("sections %+v %+v %+v %+v", SelfPlaySection.Of(&cfg), SearchSection.Of(&cfg), ReplaySection.Of(&cfg), TrainingSection.Of(&cfg))
 	}
 	other := cfg
-	sp := SelfPlayOf(&other)
+	sp := SelfPlaySection.Of(&other)
 	sp.ParallelGames = 2
-	SetSelfPlay(&other, sp)
-	if SelfPlayOf(&cfg).ParallelGames != 8 || SelfPlayOf(&other).ParallelGames != 2 {
-		t.Errorf("parallel games %d and %d, want 8 (the original) and 2 (the copy)", SelfPlayOf(&cfg).ParallelGames, SelfPlayOf(&other).ParallelGames)
+	SelfPlaySection.Set(&other, sp)
+	if SelfPlaySection.Of(&cfg).ParallelGames != 8 || SelfPlaySection.Of(&other).ParallelGames != 2 {
+		t.Errorf("parallel games %d and %d, want 8 (the original) and 2 (the copy)", SelfPlaySection.Of(&cfg).ParallelGames, SelfPlaySection.Of(&other).ParallelGames)
 	}
 }

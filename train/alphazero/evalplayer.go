@@ -15,7 +15,7 @@ func EvalSims(cfg *train.Config, it int) int {
 	if cfg.Evaluation.Sims != 0 {
 		return cfg.Evaluation.Sims
 	}
-	return SearchOf(cfg).Sims.At(it, cfg.Stop.Iterations)
+	return SearchSection.Of(cfg).Sims.At(it, cfg.Stop.Iterations)
 }
 
 // EvalPlayer is iteration it's network as the in-run rating and gating

@@ -18,9 +18,9 @@ import (
 func playChunk(ctx context.Context, s *train.Session, version, chunk int, emit func(*dataset.Game) error) error {
 	it := version + 1
 	cfg := *s.Config
-	sp := SelfPlayOf(&cfg)
+	sp := SelfPlaySection.Of(&cfg)
 	sp.GamesPerIteration = 2 * sp.ParallelGames
-	SetSelfPlay(&cfg, sp)
+	SelfPlaySection.Set(&cfg, sp)
 	s2 := *s
 	s2.Config = &cfg
 	open := openings{g: s.Game, plies: sp.OpeningPlies, seed: cfg.Seed, it: chunk}

@@ -26,12 +26,12 @@ var remotePart = &train.RemotePart{Worker: readyWorker, Play: playChunk, Player:
 // readyWorker sets a worker's games in lock-step (selfplay.parallel_games)
 // to lockstep, when given, and says what the worker plays.
 func readyWorker(cfg *train.Config, lockstep int) string {
-	sp := SelfPlayOf(cfg)
+	sp := SelfPlaySection.Of(cfg)
 	if lockstep > 0 {
 		sp.ParallelGames = lockstep
-		SetSelfPlay(cfg, sp)
+		SelfPlaySection.Set(cfg, sp)
 	}
-	return fmt.Sprintf("%s sims, %d games in lock-step", SearchOf(cfg).Sims, sp.ParallelGames)
+	return fmt.Sprintf("%s sims, %d games in lock-step", SearchSection.Of(cfg).Sims, sp.ParallelGames)
 }
 
 // networkSpec is the Remote spec of iteration it's network, saved at path,
@@ -99,7 +99,7 @@ func (a *algorithm) collect(ctx context.Context, it int) (*selfPlayStats, remote
 	if err := r.Publish(ctx, it-1, train.CheckpointPath(s.Dir, it-1)); err != nil {
 		return nil, remoteStats{}, err
 	}
-	b, err := r.Collect(ctx, it-1, SelfPlayOf(a.cfg).GamesPerIteration, func(id string) bool { return a.seen[id] })
+	b, err := r.Collect(ctx, it-1, SelfPlaySection.Of(a.cfg).GamesPerIteration, func(id string) bool { return a.seen[id] })
 	if err != nil {
 		return nil, remoteStats{}, err
 	}

@@ -22,7 +22,7 @@ func LockstepConfig(cfg *train.Config, reward env.RewardKind) classic.LockstepCo
 // lockstepConfig is LockstepConfig at iteration it (search.sims may be a
 // schedule).
 func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.LockstepConfig {
-	sc, sp := SearchOf(cfg), SelfPlayOf(cfg)
+	sc, sp := SearchSection.Of(cfg), SelfPlaySection.Of(cfg)
 	mc := searchConfig(cfg, reward, sc.Sims.At(it, cfg.Stop.Iterations))
 	mc.Gumbel.Noise = 1 // self-play samples its moves through the Gumbel noise
 	lc := classic.LockstepConfig{
@@ -42,7 +42,7 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.Lo
 // searchConfig is the tree search of the search section with sims
 // simulations: PUCT, or Gumbel without noise (the evaluation's).
 func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) classic.MCTSConfig {
-	sc := SearchOf(cfg)
+	sc := SearchSection.Of(cfg)
 	mc := classic.MCTSConfig{Sims: sims, C: sc.CPuct, Rule: classic.PUCT, Batch: sc.LeafBatch, Reward: reward}
 	if sc.Root == "gumbel" {
 		mc.Rule = classic.Gumbel
@@ -55,7 +55,7 @@ func searchConfig(cfg *train.Config, reward env.RewardKind, sims int) classic.MC
 // Precision is the arithmetic of cfg's self-play forward passes
 // (search.precision, checked when the config was read).
 func Precision(cfg *train.Config) nn.Precision {
-	p, _ := nn.ParsePrecision(SearchOf(cfg).Precision)
+	p, _ := nn.ParsePrecision(SearchSection.Of(cfg).Precision)
 	return p
 }
 

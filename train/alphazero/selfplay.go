@@ -3,7 +3,6 @@ package alphazero
 import (
 	"context"
 	"fmt"
-	"reflect"
 
 	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/dataset"
@@ -78,11 +77,11 @@ type failingSink interface {
 // game.
 func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encoding, reward env.RewardKind,
 	pl player, open openings, win sink, log *train.GameLog, it int, firstGame int64, progress func(done, total int)) (*selfPlayStats, error) {
-	sp := SelfPlayOf(cfg)
+	sp := SelfPlaySection.Of(cfg)
 	n := sp.GamesPerIteration
 	st := &selfPlayStats{}
-	custom := customRules(g)
 	spec := fmt.Sprintf("selfplay:iter=%d", it)
+	rules := g.Rules()
 	live := map[int]*game{}
 	var free []*dataset.Recorder
 	finish := func(k int, gm *game, final *env.State, resigner int) {
@@ -106,13 +105,12 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encod
 		st.plies += rec.Record.Plies
 		if resigner < 0 && k < sp.SampleGames {
 			r := &rec.Record
-			st.records = append(st.records, evaluate.Record{
-				Rules: g.Name(), MaxPlies: g.Rules().MaxPlies, CustomRules: custom,
-				Players: [2]string{"selfplay", "selfplay"},
-				Specs:   [2]string{spec, spec},
-				Seed:    uint64(firstGame) + uint64(k), Index: k,
+			sample := evaluate.Record{Players: [2]string{"selfplay", "selfplay"}, Specs: [2]string{spec, spec},
+				Seed: uint64(firstGame) + uint64(k), Index: k,
 				Opening: append([]int{}, r.Opening...), Moves: append([]int{}, r.Moves...),
-				Stores: final.FinalStores(), MatchPoints: final.MatchPoints(), Reason: final.Reason().String(), Plies: r.Plies})
+				Stores: final.FinalStores(), MatchPoints: final.MatchPoints(), Reason: final.Reason().String(), Plies: r.Plies}
+			sample.SetRules(rules)
+			st.records = append(st.records, sample)
 		}
 		delete(live, k)
 		free = append(free, gm.rec)
@@ -160,17 +158,4 @@ func selfPlay(ctx context.Context, cfg *train.Config, g *env.Game, enc env.Encod
 		return nil
 	})
 	return st, err
-}
-
-// customRules returns g's rules for a game record when they are not a
-// preset's (records then carry them whole), else nil.
-func customRules(g *env.Game) *env.Rules {
-	r := g.Rules()
-	if p, err := env.PresetRules(r.Name); err == nil {
-		p.MaxPlies = r.MaxPlies
-		if reflect.DeepEqual(p, r) {
-			return nil
-		}
-	}
-	return &r
 }

@@ -48,7 +48,7 @@ func playFake(t *testing.T, sets ...string) (*selfPlayStats, *Buffer, *env.Game)
 	}
 	g := env.MustGame(env.Urim4)
 	win := memoryWindow(env.EncodingCompact.Dim(g), g.PitsPerRow(), 10000)
-	open := openings{g: g, plies: SelfPlayOf(&cfg).OpeningPlies, seed: cfg.Seed, it: 1}
+	open := openings{g: g, plies: SelfPlaySection.Of(&cfg).OpeningPlies, seed: cfg.Seed, it: 1}
 	lc := LockstepConfig(&cfg, env.RewardMatchPoints)
 	lc.Moves.Start = open.start
 	pl := &classic.SelfPlay{Searcher: &fakeSearch{}, Game: g, Games: lc.Games, Sims: lc.Search.Sims, Moves: lc.Moves,

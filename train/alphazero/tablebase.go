@@ -21,7 +21,7 @@ func RunTableFile(seeds int) string { return fmt.Sprintf("tablebase-%d.tb", seed
 // from the run directory, built and saved there first when it is not there
 // (or not a table of these rules and seeds); nil when neither is set.
 func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
-	t := TrainingOf(s.Config)
+	t := TrainingSection.Of(s.Config)
 	switch {
 	case t.Tablebase != "":
 		tb, err := tablebase.LoadFor(t.Tablebase, s.Rules)
@@ -54,7 +54,7 @@ func loadTrainingTable(s *train.Session) (*tablebase.Table, error) {
 // training.tablebase_sample, whether its table answers the policy targets
 // in one probe.
 func noteStoredMoves(s *train.Session, tb *tablebase.Table) {
-	if tb != nil && TrainingOf(s.Config).readsBestMoves() && !tb.HasStoredMoves() {
+	if tb != nil && TrainingSection.Of(s.Config).readsBestMoves() && !tb.HasStoredMoves() {
 		fmt.Fprintf(s.Log, "train: the table stores no best moves (a format 1 file, or built without --best-moves): "+
 			"each policy target of training.tablebase_policy and training.tablebase_sample analyses its position's moves, many times a probe's cost\n")
 	}

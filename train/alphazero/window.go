@@ -65,7 +65,7 @@ type windowState struct {
 // replay.datasets, for a resumed one the shards state.json lists, and the
 // run's replay/ dataset cut back to the games of the committed iterations.
 func openWindow(s *train.Session, targets *tableTargets) (*window, error) {
-	n := ReplayOf(s.Config).Window
+	n := ReplaySection.Of(s.Config).Window
 	win := &window{buf: NewBuffer(s.Encoder.Dim(), s.Game.PitsPerRow(), n), limit: n,
 		dim: s.Encoder.Dim(), a: s.Game.PitsPerRow(), targets: targets}
 	dir := filepath.Join(s.Dir, replayDir)
@@ -114,7 +114,7 @@ func memoryWindow(dim, actions, limit int) *window {
 // that each dataset was recorded for the run's rules, encoding and reward.
 func externalShards(s *train.Session) ([]windowShard, error) {
 	var out []windowShard
-	for i, dir := range ReplayOf(s.Config).Datasets {
+	for i, dir := range ReplaySection.Of(s.Config).Datasets {
 		key := fmt.Sprintf("replay.datasets[%d]", i)
 		m, err := dataset.ReadManifest(dir)
 		if err != nil {

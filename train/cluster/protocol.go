@@ -213,13 +213,7 @@ func RunName(cfg *train.Config) (string, error) {
 	if cfg.Cluster.Run != "" {
 		return cfg.Cluster.Run, nil
 	}
-	base := filepath.Base(filepath.Clean(cfg.Output))
-	name := strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, base)
+	name := nameToken(filepath.Base(filepath.Clean(cfg.Output)))
 	if len(name) > 64 {
 		name = name[:64]
 	}
@@ -227,6 +221,18 @@ func RunName(cfg *train.Config) (string, error) {
 		return "", fmt.Errorf("cluster: the run directory %q gives no run name: set cluster.run", cfg.Output)
 	}
 	return name, nil
+}
+
+// nameToken returns s with every character but ASCII letters, digits, - and
+// _ made _: a run's name, a worker's id, as subjects, stream names and keys
+// may hold them.
+func nameToken(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 // rulesKey identifies rules exactly: the SHA-256 of their JSON form.

@@ -135,12 +135,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		host, _ := os.Hostname()
 		o.ID = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), secret()[:6])
 	}
-	o.ID = strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, o.ID)
+	o.ID = nameToken(o.ID)
 	if o.ExitWithParent {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)

@@ -50,18 +50,18 @@ func TestPPORolloutAllocatesNothing(t *testing.T) {
 	// The env.Vec's workers may start goroutines when they wake up; count
 	// over several rollouts and allow none per step.
 	if a := testing.AllocsPerRun(5, collect); a > 0 {
-		t.Errorf("a rollout of %d steps allocates %v times", ConfigOf(&cfg).Steps, a)
+		t.Errorf("a rollout of %d steps allocates %v times", Section.Of(&cfg).Steps, a)
 	}
 	s.ro.advantages(1, 0.95)
-	tr, err := nn.NewTrainer(net, nn.TrainConfig{Threads: 2}, ConfigOf(&cfg).Minibatch)
+	tr, err := nn.NewTrainer(net, nn.TrainConfig{Threads: 2}, Section.Of(&cfg).Minibatch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	n, a := ConfigOf(&cfg).Minibatch, s.ro.actions
+	n, a := Section.Of(&cfg).Minibatch, s.ro.actions
 	b := nn.PPOBatch{Obs: s.ro.obs[:n*s.ro.dim], Mask: s.ro.mask[:n*a], Action: s.ro.act[:n], OldLogProb: s.ro.logp[:n],
 		OldValue: s.ro.value[:n], Advantage: s.ro.adv[:n], Return: s.ro.ret[:n], N: n}
-	loss := ppoLoss(ConfigOf(&cfg))
+	loss := ppoLoss(Section.Of(&cfg))
 	step := func() { tr.StepPPO(b, loss) }
 	step()
 	if a := testing.AllocsPerRun(10, step); a > 0 {

@@ -5,19 +5,9 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
-// sectionKey is the key of ppo's config section, printed after dataset.
-const sectionKey = "ppo"
-
-// sections are ppo's config sections (train.Section).
-var sections = []train.Section{
-	{Key: sectionKey, After: "dataset", Default: func() any { return DefaultConfig() }, Check: checkConfig},
-}
-
-// ConfigOf returns cfg's ppo section.
-func ConfigOf(cfg *train.Config) Config { return train.SectionOf[Config](cfg, sectionKey) }
-
-// SetConfig replaces cfg's ppo section.
-func SetConfig(cfg *train.Config, p Config) { train.SetSection(cfg, sectionKey, p) }
+// Section is ppo's config section, ppo ([Config]), printed after dataset:
+// read a config's with Section.Of, replace it with Section.Set.
+var Section = train.NewSection("ppo", "dataset", DefaultConfig, checkConfig)
 
 // Config is the ppo section of a training config: proximal policy optimization
 // in self-play on the vectorized environment (algorithm: ppo; docs/ppo.md).
@@ -86,11 +76,9 @@ func DefaultConfig() Config {
 
 var poolSamplings = []string{"uniform", "recency"}
 
-// checkConfig validates the ppo section (whatever the algorithm: its
-// defaults are valid); its openings must leave a ply before the rules' cap
-// in a ppo run.
-func checkConfig(c *train.Config, game *env.Game) error {
-	p := ConfigOf(c)
+// checkConfig validates the ppo section p of a ppo config; its openings
+// must leave a ply before the rules' cap.
+func checkConfig(_ *train.Config, p Config, game *env.Game) error {
 	checks := []error{
 		train.IntRange("ppo.games", p.Games, 1, train.MaxParallel),
 		train.IntRange("ppo.steps", p.Steps, 1, 1<<16),

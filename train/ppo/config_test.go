@@ -28,7 +28,7 @@ func TestSectionChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := ConfigOf(&cfg); p.Epochs != 2 || p.Pool.Share != 0.5 || p.Games != DefaultConfig().Games {
+	if p := Section.Of(&cfg); p.Epochs != 2 || p.Pool.Share != 0.5 || p.Games != DefaultConfig().Games {
 		t.Errorf("section %+v: want epochs 2, pool share 0.5, the default games", p)
 	}
 }

@@ -2,7 +2,7 @@
 // optimization in self-play on the vectorized environment (env.Vec), with
 // GAE, a clipped surrogate and value loss, and an optional pool of frozen
 // past networks as opponents (docs/ppo.md). It registers itself as
-// algorithm "ppo", with its config section ppo ([ConfigOf]); the run core
+// algorithm "ppo", with its config section ppo ([Section]); the run core
 // (package train) does the rest.
 package ppo
 
@@ -26,7 +26,9 @@ import (
 // Name is the algorithm's registered name (the config's algorithm).
 const Name = "ppo"
 
-func init() { train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections}) }
+func init() {
+	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: []train.Section{Section}})
+}
 
 // panels are the quantities of a PPO run's figures.
 var panels = []train.Panel{
@@ -144,7 +146,7 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 	if err := sess.Data.Flush(); err != nil {
 		return nil, err
 	}
-	p := ConfigOf(cfg)
+	p := Section.Of(cfg)
 	s.ro.advantages(float32(p.Gamma), float32(p.Lambda))
 	m.rolloutS = time.Since(t0).Seconds()
 	m.games, m.envSteps = episodes, s.ro.n*s.ro.t

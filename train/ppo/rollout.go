@@ -58,7 +58,7 @@ type ppoTimes struct{ env, forward, backward, total float64 }
 // newPPOState starts the session's games, seeded by the iteration it
 // starts with, and loads the pool's snapshots.
 func newPPOState(sess *train.Session, it int, pool []int) (*ppoState, error) {
-	p := ConfigOf(sess.Config)
+	p := Section.Of(sess.Config)
 	threads := sess.Threads()
 	vec, err := env.NewVec(sess.Game, p.Games, env.VecOptions{AutoReset: env.AutoResetSameStep, Reward: sess.Reward,
 		Encoding: sess.Encoding, Seed: sess.Seed(0x766563, uint64(it)), OpeningPlies: p.OpeningPlies})
@@ -110,7 +110,7 @@ func (s *ppoState) collect(ctx context.Context, cfg *train.Config, rng *rand.Ran
 	ro, vec := s.ro, s.vec
 	n, d, a := ro.n, ro.dim, ro.actions
 	usePool := len(s.pool) > 0 && s.oppGames > 0
-	sampling := ConfigOf(cfg).Pool.Sampling
+	sampling := Section.Of(cfg).Pool.Sampling
 	if usePool {
 		// A game keeps its snapshot until it ends; games without one (the
 		// pool was empty, or shrank) draw one now.
@@ -233,7 +233,7 @@ const gatherBlock = 512
 // trainer of the run's network.
 func (s *ppoState) update(ctx context.Context, t nn.Training, cfg *train.Config, rng *rand.Rand, bar func(done, total int)) (updateStats, error) {
 	var st updateStats
-	ro, p := s.ro, ConfigOf(cfg)
+	ro, p := s.ro, Section.Of(cfg)
 	idx := make([]int32, 0, len(ro.train))
 	for k, ok := range ro.train {
 		if ok {

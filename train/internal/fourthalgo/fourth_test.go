@@ -39,7 +39,16 @@ type walkSection struct {
 	ChunkGames int `yaml:"chunk_games"`
 }
 
-func walkOf(cfg *train.Config) walkSection { return train.SectionOf[walkSection](cfg, section) }
+// walkConfig is the fourth algorithm's section, declared once.
+var walkConfig = train.NewSection(section, "workers", func() walkSection { return walkSection{Games: 6, ChunkGames: 2} },
+	func(_ *train.Config, w walkSection, _ *env.Game) error {
+		if err := train.IntRange(section+".games", w.Games, 1, 1000); err != nil {
+			return err
+		}
+		return train.IntRange(section+".chunk_games", w.ChunkGames, 1, 100)
+	})
+
+func walkOf(cfg *train.Config) walkSection { return walkConfig.Of(cfg) }
 
 // The worker's side, counted for the test: the configs readied, the chunks
 // played and the run's networks built for tournament jobs.
@@ -52,23 +61,15 @@ var (
 
 func init() {
 	train.Register(name, train.Spec{
-		New: func(s *train.Session) (train.Algorithm, error) { return &walker{s: s, seen: map[string]bool{}}, nil },
-		Sections: []train.Section{{Key: section, After: "workers",
-			Default: func() any { return walkSection{Games: 6, ChunkGames: 2} },
-			Check: func(c *train.Config, _ *env.Game) error {
-				w := walkOf(c)
-				if err := train.IntRange(section+".games", w.Games, 1, 1000); err != nil {
-					return err
-				}
-				return train.IntRange(section+".chunk_games", w.ChunkGames, 1, 100)
-			}}},
+		New:      func(s *train.Session) (train.Algorithm, error) { return &walker{s: s, seen: map[string]bool{}}, nil },
+		Sections: []train.Section{walkConfig},
 		Remote: &train.RemotePart{
 			Worker: func(cfg *train.Config, lockstep int) string {
 				readied.Add(1)
 				w := walkOf(cfg)
 				if lockstep > 0 {
 					w.ChunkGames = lockstep
-					train.SetSection(cfg, section, w)
+					walkConfig.Set(cfg, w)
 				}
 				return fmt.Sprintf("%d games a chunk", w.ChunkGames)
 			},
