@@ -53,6 +53,11 @@ type PlyAnalysis struct {
 	// values: the value before it minus the value after it (both for the
 	// mover), on the Norm scale.
 	Loss *float64 `json:"loss,omitempty"`
+	// Roots are the engine's top moves, best first, each with its own
+	// value, visits and line (topmoves.go): from every MCTS or AlphaZero
+	// search, and from alpha-beta in a single analysis (each move searched
+	// again, which costs a search per move).
+	Roots []RootLine `json:"roots,omitempty"`
 	// Table is the endgame table's report when the table covers the
 	// position.
 	Table *tablebase.Report `json:"table,omitempty"`
@@ -122,8 +127,9 @@ func norm(v float64, unit string, total int) float64 {
 }
 
 // analysePly analyses st, the game's position number idx (0: its start),
-// with an (nil: the table alone).
-func (s *Server) analysePly(an *analyser, idx int, st *env.State, played *int) (PlyAnalysis, error) {
+// with an (nil: the table alone); roots asks alpha-beta for its root moves
+// too (a search already has them).
+func (s *Server) analysePly(an *analyser, idx int, st *env.State, played *int, roots bool) (PlyAnalysis, error) {
 	p := PlyAnalysis{Ply: idx, Player: st.ToMove(), Played: played}
 	unit := "value"
 	if an != nil {
@@ -156,6 +162,11 @@ func (s *Server) analysePly(an *analyser, idx int, st *env.State, played *int) (
 					p.Visits = make([]int, st.Game().PitsPerRow())
 					copy(p.Visits, info.Visits[:])
 					break
+				}
+			}
+			if roots || an.unit == "value" {
+				if p.Roots, err = rootLines(an, st); err != nil {
+					return p, err
 				}
 			}
 		}
@@ -197,7 +208,7 @@ func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
 		played = &q.Game.Moves[q.Ply]
 	}
 	start := time.Now()
-	p, err := s.analysePly(an, q.Ply, &states[q.Ply], played)
+	p, err := s.analysePly(an, q.Ply, &states[q.Ply], played, true)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err)
 		return
@@ -238,7 +249,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer an.close()
-	p, err := s.analysePly(an, len(states)-1, st, nil)
+	p, err := s.analysePly(an, len(states)-1, st, nil, false)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err)
 		return
@@ -291,7 +302,7 @@ func (s *Server) handleGameAnalysis(w http.ResponseWriter, r *http.Request) {
 		if i < len(q.Game.Moves) {
 			played = &q.Game.Moves[i]
 		}
-		p, err := s.analysePly(an, i, &states[i], played)
+		p, err := s.analysePly(an, i, &states[i], played, false)
 		if err != nil {
 			enc.Encode(gameAnalysisLine{Done: i, Total: len(states), Error: err.Error()})
 			return

@@ -106,6 +106,9 @@ func TestBrowserErrorPaths(t *testing.T) {
 			if !eval[bool](p, `document.activeElement.classList.contains('pit')`) {
 				t.Fatal("the focus left the board after a move")
 			}
+			if got := eval[string](p, `(() => { const s = getComputedStyle(document.activeElement); return document.activeElement.matches(':focus-visible') + ' ' + s.outlineStyle + ' ' + s.outlineWidth; })()`); got != "true solid 3px" {
+				t.Fatalf("the focused pit's ring: %q, want a visible 3 px outline", got)
+			}
 			p.do(chromedp.KeyEvent("?"))
 			wait[bool](p, `document.querySelector('#help').open`)
 			p.do(chromedp.Click(chromedp.ID("help-close")))
@@ -192,6 +195,19 @@ func TestBrowserWatchUndoRedo(t *testing.T) {
 			p.open("/?south=greedy&north=random&speed=0&seed=4")
 			wait[bool](p, `!document.querySelector('#result').hidden && document.body.dataset.busy === 'false'`)
 			last := eval[int](p, `lastIndex()`)
+			// 10: the texts agree with the board: a finished game says so,
+			// and says that a move at an earlier ply opens a variation
+			// only where a move can be made.
+			if s := eval[string](p, `document.querySelector('#status').textContent`); s != "The game is over." {
+				t.Fatalf("status %q at the end of a finished game", s)
+			}
+			p.do(chromedp.KeyEvent(kb.Home))
+			wait[bool](p, `document.querySelector('#board').dataset.ply === '0'`)
+			if s := eval[string](p, `document.querySelector('#status').textContent`); !strings.Contains(s, "opens a variation") || eval[int](p, `document.querySelectorAll('.pit.legal').length`) == 0 {
+				t.Fatalf("status %q at ply 0 of a finished game, %d pits playable", s, eval[int](p, `document.querySelectorAll('.pit.legal').length`))
+			}
+			p.do(chromedp.KeyEvent(kb.End))
+			wait[bool](p, fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, last))
 			p.do(chromedp.Click(chromedp.ID("undo")))
 			wait[bool](p, fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d'`, last-1))
 			p.do(chromedp.Click(chromedp.ID("redo")))
@@ -210,6 +226,56 @@ func TestBrowserWatchUndoRedo(t *testing.T) {
 			}
 			if !eval[bool](p, `document.querySelector('#grades').textContent.includes('South:')`) {
 				t.Fatal("no mistake counts")
+			}
+			// The eval bar shows South's value at the position shown, and
+			// hovering the graph names the ply and the value.
+			if v := eval[string](p, `document.querySelector('#evalbar').dataset.value`); v == "" {
+				t.Fatal("no value on the eval bar after the whole-game analysis")
+			}
+			eval[bool](p, `(document.querySelector('#graph').scrollIntoView({block: 'center'}), true)`)
+			box, err := chromedp.Run(p.ctx, chromedp.Dimensions(chromedp.ID("graph")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := box.Content
+			p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, q[0]+34+(q[2]-q[0]-42)/2, (q[1]+q[5])/2))
+			if got := wait[string](p, `document.querySelector('#graph-tip').hidden ? '' : document.querySelector('#graph-tip').textContent`); !strings.HasPrefix(got, "ply ") || !strings.Contains(got, "South ") {
+				t.Fatalf("graph hover %q", got)
+			}
+			// 3: a variation keeps the whole-game analysis: its plies are
+			// shown where the lines agree, and all of them again on the
+			// main line.
+			points := eval[int](p, `Number(document.querySelector('#graph').dataset.points)`)
+			p.do(chromedp.KeyEvent(kb.Home))
+			for range 3 {
+				p.do(chromedp.KeyEvent(kb.ArrowRight))
+			}
+			wait[bool](p, `document.querySelector('#board').dataset.ply === '3' && document.body.dataset.busy === 'false'`)
+			other := eval[int](p, `pos().legal.find((a) => a !== S.req.moves[3]) ?? -1`)
+			if other >= 0 {
+				p.clickAt(fmt.Sprintf(`.pit.legal[data-pit="%d"]`, eval[int](p, `pos().player * P()`)+other))
+				wait[bool](p, `document.querySelector('#board').dataset.ply === '4' && document.body.dataset.busy === 'false'`)
+				if n := eval[int](p, `Number(document.querySelector('#graph').dataset.points)`); n < 4 {
+					t.Fatalf("the variation shows %d plies of the whole-game analysis, want the 4 it shares", n)
+				}
+				eval[bool](p, `(document.querySelector('#moves .alts .alt').click(), true)`)
+				wait[bool](p, fmt.Sprintf(`Number(document.querySelector('#graph').dataset.points) === %d && S.req.moves.join(',') === mainLine().join(',')`, points))
+			}
+			// 8: a deeper single analysis after the whole-game one is shown
+			// in its place and kept in the record.
+			p.do(chromedp.KeyEvent(kb.End))
+			p.do(chromedp.KeyEvent(kb.ArrowLeft))
+			wait[bool](p, fmt.Sprintf(`document.querySelector('#board').dataset.ply === '%d' && document.body.dataset.busy === 'false'`, last-1))
+			p.do(chromedp.SetValue(chromedp.ID("an-spec"), "alphabeta:depth=6"), chromedp.Click(chromedp.ID("analyse")))
+			wait[bool](p, `document.querySelector('#an-spec-shown').textContent.startsWith('analysis of this position by alphabeta:depth=')`)
+			p.do(chromedp.Click(chromedp.ID("stop")))
+			wait[bool](p, `!document.querySelector('#analyse').disabled`)
+			if !eval[bool](p, `document.querySelector('#an-spec-shown').textContent.startsWith('analysis of this position by')`) {
+				t.Fatal("the whole-game analysis replaced the deeper single one")
+			}
+			got, err = chromedp.Run(p.ctx, chromedp.Evaluate[string](`api('/api/record', recordRequest()).then((r) => (r.singles || []).map((x) => x.moves.length + ':' + x.spec).join(' '))`, chromedp.EvalAwaitPromise))
+			if err != nil || !strings.Contains(got, fmt.Sprintf("%d:alphabeta:depth=", last-1)) {
+				t.Fatalf("the record's single analyses %q (%v)", got, err)
 			}
 			p.screenshot("graded-" + sz.name)
 		})
@@ -246,6 +312,13 @@ func TestBrowserRunDashboard(t *testing.T) {
 			}
 			if !eval[bool](p, `!document.querySelector('#run-play').hidden`) {
 				t.Fatal("no Play this network for a run with a best network")
+			}
+			// Sampled games show the iteration that played them, newest first.
+			if got := eval[string](p, `[...document.querySelectorAll('#run-samples tbody td.iteration')].map((td) => td.textContent).join(',')`); got != "3,2,1" {
+				t.Fatalf("sampled games' iterations %q, want 3,2,1", got)
+			}
+			if !eval[bool](p, `document.querySelector('#run-samples th').textContent === 'iteration'`) {
+				t.Fatal("the sampled games' list does not head its iteration column")
 			}
 			dir := filepath.Join(testFixture(t).runs, "run-new-"+sz.name)
 			os.MkdirAll(dir, 0o755)

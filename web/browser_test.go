@@ -169,7 +169,7 @@ func (p *page) screenshot(name string) string {
 	p.t.Logf("screenshot %s", path)
 	if keep := os.Getenv("URIM_WEB_SHOTS"); keep != "" { // to look at them after the test
 		os.MkdirAll(keep, 0o755)
-		os.WriteFile(filepath.Join(keep, strings.TrimPrefix(p.t.Name(), "TestBrowser")+"-"+filepath.Base(path)), img, 0o644)
+		os.WriteFile(filepath.Join(keep, strings.ReplaceAll(strings.TrimPrefix(p.t.Name(), "TestBrowser"), "/", "-")+"-"+filepath.Base(path)), img, 0o644)
 	}
 	return path
 }
@@ -239,11 +239,12 @@ func TestBrowserPlayWholeGame(t *testing.T) {
 }
 
 // clickAt clicks with the mouse at the middle of the first element that
-// matches a CSS selector (the board is drawn anew after each move, so a
-// node found before may be gone by the time a click by node lands).
+// matches a CSS selector, scrolled into view (the board is drawn anew
+// after each move, so a node found before may be gone by the time a click
+// by node lands).
 func (p *page) clickAt(css string) {
 	p.t.Helper()
-	xy := wait[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, css))
+	xy := wait[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, css))
 	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
 }
 

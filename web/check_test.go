@@ -1,6 +1,7 @@
 package web
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,13 @@ func TestNetworks(t *testing.T) {
 	var v runView
 	if code, body := call(t, ts, "GET", "/api/run?run=runs0/run1", nil, &v); code != 200 || v.Best != "runs0/run1/"+runBest {
 		t.Fatalf("%d %s", code, body)
+	}
+	// The shipped networks under --models, by the names the specs take.
+	_, ts = newTestServer(t, Config{Models: PathList{filepath.Join("..", "models")}})
+	if code, body := call(t, ts, "GET", "/api/networks", nil, &n); code != 200 || !contains(n.Networks, "models0/urim-az.ckpt") {
+		t.Fatalf("%d %s", code, body)
+	}
+	if code, body := call(t, ts, "POST", "/api/check", checkRequest{Spec: "az:ckpt=models0/urim-az.ckpt,sims=10"}, nil); code != 200 {
+		t.Fatalf("the listed name refused: %d %s", code, body)
 	}
 }

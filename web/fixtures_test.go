@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -105,6 +106,23 @@ func buildFixture() (fixture, error) {
 	if err := store(filepath.Join(f.data, "tourney", "games.jsonl"), recs); err != nil {
 		return f, err
 	}
+	// Players with long names, as tournaments of networks have them (the
+	// replay list must wrap them, not run onto the board: issue 31, 7).
+	long, err := games(2, "greedy", "random")
+	if err != nil {
+		return f, err
+	}
+	for i := range long {
+		long[i].Players = [2]string{"az:ckpt=runs0/run1/checkpoints/iteration-0042.ckpt,sims=800,c=1.25,batch=8,threads=2",
+			"mcts:sims=20000,c=1.4,rollouts=4,cutoff=40,threads=2,reward=seed_margin"}
+		long[i].Specs = long[i].Players
+	}
+	if err := os.MkdirAll(filepath.Join(f.data, "long"), 0o755); err != nil {
+		return f, err
+	}
+	if err := store(filepath.Join(f.data, "long", "games.jsonl"), long); err != nil {
+		return f, err
+	}
 	var csv bytes.Buffer
 	if err := evaluate.WriteCSV(&csv, recs); err != nil {
 		return f, err
@@ -139,6 +157,10 @@ func buildFixture() (fixture, error) {
 	if err != nil {
 		return f, err
 	}
+	for i := range samples { // named as train names them: the iteration in the specs
+		spec := fmt.Sprintf("selfplay:iter=%d", i+1)
+		samples[i].Players, samples[i].Specs = [2]string{"selfplay", "selfplay"}, [2]string{spec, spec}
+	}
 	if err := store(filepath.Join(run, "selfplay", "games.jsonl"), samples); err != nil {
 		return f, err
 	}
@@ -165,7 +187,9 @@ func newTestServer(t testing.TB, cfg Config) (*Server, *httptest.Server) {
 	f := testFixture(t)
 	cfg.Data = PathList{f.data}
 	cfg.Runs = PathList{f.runs}
-	cfg.Tablebase = f.tb
+	if cfg.Tablebase == "" {
+		cfg.Tablebase = f.tb
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -208,4 +232,32 @@ func call(t testing.TB, ts *httptest.Server, method, path string, body any, out 
 		}
 	}
 	return res.StatusCode, string(data)
+}
+
+var (
+	storedOnce sync.Once
+	storedTB   string
+	storedErr  error
+)
+
+// storedTable is a table of 6 seeds with its stored best-move sets
+// (tablebase.Options.StoreMoves: too slow to build for the fixture's 8), in
+// the fixture's tree, built once per test binary for the tests that grade
+// by them.
+func storedTable(t testing.TB) string {
+	t.Helper()
+	f := testFixture(t)
+	storedOnce.Do(func() {
+		tb, _, err := tablebase.Build(context.Background(), env.Urim, 6, tablebase.Options{Workers: 2, StoreMoves: true})
+		if err != nil {
+			storedErr = err
+			return
+		}
+		storedTB = filepath.Join(f.dir, "urim6-stored.tb")
+		storedErr = tb.Save(storedTB)
+	})
+	if storedErr != nil {
+		t.Fatal(storedErr)
+	}
+	return storedTB
 }

@@ -36,7 +36,7 @@ func (s *Server) handleNetworks(w http.ResponseWriter, r *http.Request) {
 				return filepath.SkipDir
 			}
 			if d.Type().IsRegular() && strings.HasSuffix(p, ".ckpt") {
-				out = append(out, refOf(m, p))
+				out = append(out, refOf(m, filepath.ToSlash(rel)))
 			}
 			return nil
 		})

@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/train"
 )
 
@@ -151,7 +153,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			for i := from; i < len(games); i++ {
 				g := &games[i]
 				v.Samples = append(v.Samples, gameSummary{N: i, Index: g.Index, Players: g.Players, Plies: g.Plies,
-					Stores: g.Stores, MatchPoints: g.MatchPoints, Winner: g.Winner(), Reason: g.Reason})
+					Stores: g.Stores, MatchPoints: g.MatchPoints, Winner: g.Winner(), Reason: g.Reason, Iteration: sampleIteration(g.Specs)})
 			}
 		}
 	}
@@ -169,3 +171,17 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 func labelOf(ref string) string { l, _, _ := strings.Cut(ref, "/"); return l }
 
 func joinRef(ref, rel string) string { return ref + "/" + rel }
+
+// sampleIteration reads the iteration that played a sampled self-play game
+// from its specs (train writes them as selfplay:iter=N), or nil.
+func sampleIteration(specs [2]string) *int {
+	sp, err := agents.ParseSpec(specs[0])
+	if err != nil || sp.Name != "selfplay" {
+		return nil
+	}
+	n, err := strconv.Atoi(sp.Params["iter"])
+	if err != nil || n < 0 {
+		return nil
+	}
+	return &n
+}

@@ -577,6 +577,11 @@ func TestRun(t *testing.T) {
 	if len(v.Samples) != 3 || v.SamplesRef != "runs0/run1/selfplay/games.jsonl" {
 		t.Fatalf("samples %+v %s", v.Samples, v.SamplesRef)
 	}
+	for i, g := range v.Samples {
+		if g.Iteration == nil || *g.Iteration != i+1 {
+			t.Fatalf("sample %d: iteration %v, want %d (from its specs)", i, g.Iteration, i+1)
+		}
+	}
 	var l loaded
 	if code, body := call(t, ts, "GET", "/api/game?source="+v.SamplesRef+"&n=0", nil, &l); code != 200 {
 		t.Fatalf("a sampled game: %d %s", code, body)

@@ -232,6 +232,9 @@ type gameSummary struct {
 	MatchPoints [2]int    `json:"match_points"`
 	Winner      int       `json:"winner"`
 	Reason      string    `json:"reason"`
+	// Iteration is the training iteration that played a run's sampled
+	// self-play game (GET /api/run's samples), when its specs say.
+	Iteration *int `json:"iteration,omitempty"`
 }
 
 // maxList bounds a page of a game list.

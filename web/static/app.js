@@ -38,6 +38,7 @@ const S = {
   deepen: null,                       // { stop } of the deepening single analysis
   run: null, runTimer: null,
   singles: {},                        // one-position analyses by line: key -> { moves, spec, unit, analysis }
+  tables: {},                         // the endgame table's reports by line key, as probed
   kept: null,                         // a replayed record's { specs, seed, opening }
   searches: {},                       // the agent's own search for its move, by line key
   redo: [],                           // what Undo and Delete took: { prefix, node, idx, cur }
@@ -208,6 +209,34 @@ function plyAnalysis(i) {
 // southValue is the value of an analysis for South, on [-1, 1].
 function southValue(a) { return a.player === 0 ? a.norm : -a.norm; }
 
+// tableBest returns the moves the endgame table's report t calls best: the
+// stored best-move set (Table.BestSet) where the history is fresh, else
+// the table's analysis of this position with its history.
+function tableBest(t) {
+  return t.quiet === 0 && t.stored_best ? { moves: t.stored_best, stored: true } : { moves: t.best || [], stored: false };
+}
+
+// tableGrade grades action a from position q by the table's report t, in
+// seeds, or returns null where the table cannot tell: a move in the best
+// set of an exact position is best; a move whose upper bound is below the
+// position's lower bound loses the difference at least (exactly, when
+// both are exact), and a blunder if it changes the result.
+function tableGrade(t, q, a) {
+  const b = tableBest(t);
+  const best = b.moves.length ? moveName(q.player, b.moves[0]) : null;
+  const src = b.stored ? 'the table\'s stored best moves' : 'the table';
+  if (b.moves.includes(a)) return t.exact ? { loss: null, seeds: 0, mark: '', word: 'best (exact: ' + src + ')', best: null, exact: true } : null;
+  const m = (t.moves || []).find((x) => x.action === a);
+  if (!m || m.upper >= t.lower) return null;
+  const lost = t.lower - m.upper;
+  const sure = t.exact && m.lower === m.upper;
+  const out = (x) => Math.sign(q.stores[q.player] + x - (q.stores[1 - q.player] + t.seeds - x));
+  let mark, word;
+  if (out(t.lower) > out(m.upper)) { mark = '??'; word = 'blunder: it changes the result'; } else if (lost >= 3) { mark = '?'; word = 'mistake'; } else { mark = '?!'; word = 'inaccuracy'; }
+  word += sure ? ' (exact: ' + src + ')' : ' (by the table\'s bounds)';
+  return { loss: null, seeds: lost, atLeast: !sure, mark, word, best, exact: true };
+}
+
 // grade grades the move from position i of the line shown: { loss, mark,
 // word, best, exact } or null when the analyses do not cover it.
 function grade(i) {
@@ -215,21 +244,10 @@ function grade(i) {
   const played = S.req.moves[i];
   const before = plyAnalysis(i);
   const q = S.view.positions[i];
-  // The endgame table's exact grade first.
-  const t = before && before.a.table;
-  if (t && t.exact && t.moves) {
-    const m = t.moves.find((x) => x.action === played);
-    if (m && m.lower === m.upper) {
-      const lost = t.lower - m.upper;
-      const out = (x) => Math.sign(q.stores[q.player] + x - (q.stores[1 - q.player] + t.seeds - x));
-      const best = t.best && t.best.length ? moveName(q.player, t.best[0]) : null;
-      let mark = '', word = 'best (exact)';
-      if (lost > 0) {
-        if (out(t.lower) > out(m.upper)) { mark = '??'; word = 'blunder: it changes the result (exact)'; } else if (lost >= 3) { mark = '?'; word = 'mistake (exact)'; } else { mark = '?!'; word = 'inaccuracy (exact)'; }
-      }
-      return { loss: null, seeds: lost, mark, word, best: lost > 0 ? best : null, exact: true };
-    }
-  }
+  // The endgame table's grade first, in seeds, where it knows.
+  const t = (before && before.a.table) || S.tables[lineKey(S.req.moves.slice(0, i))];
+  const tg = t && tableGrade(t, q, played);
+  if (tg) return tg;
   const after = plyAnalysis(i + 1);
   if (!before || !after || before.a.best === undefined || before.unit !== after.unit) return null;
   const loss = Math.max(0, before.a.norm + after.a.norm);
@@ -306,12 +324,14 @@ function renderMoves() {
   ol.textContent = '';
   const counts = [{ '?!': 0, '?': 0, '??': 0 }, { '?!': 0, '?': 0, '??': 0 }];
   const main = mainLine();
+  let graded = 0;
   S.view.positions.forEach((q, i) => {
     if (i === 0) return;
     const prev = S.view.positions[i - 1];
     const li = el('li', '', i + '. ' + moveName(prev.player, q.action) + (q.trace && q.trace.taken ? '×' + q.trace.taken : ''));
     li.dataset.ply = i;
     const g = grade(i - 1);
+    if (g) graded++;
     if (g && g.mark) {
       li.textContent += g.mark;
       li.classList.add('g' + GRADES.findIndex((x) => x[1] === g.mark));
@@ -343,7 +363,7 @@ function renderMoves() {
   });
   const box = $('#grades');
   box.textContent = '';
-  const any = counts.some((c) => c['?!'] + c['?'] + c['??'] > 0) || S.analysis;
+  const any = graded > 0 || S.analysis;
   if (any) {
     for (const side of [0, 1]) {
       const c = counts[side];
@@ -590,6 +610,7 @@ function resetGame(req) {
   S.tree = { kids: [] };
   S.analysis = null;
   S.singles = {};
+  S.tables = {};
   S.searches = {};
   S.redo = [];
   S.hint = null;
@@ -661,18 +682,25 @@ async function hint() {
 
 // ---------- records ----------
 
+// recordRequest is the body of POST /api/record for the game shown: the
+// main line, every variation, the whole-game analysis where it is of the
+// main line, and every single analysis.
+function recordRequest() {
+  const kept = S.kept; // a replayed record's own players, specs, seed and opening
+  const main = mainLine();
+  const opening = kept && kept.opening.length <= main.length &&
+    kept.opening.every((a, i) => main[i] === a) ? kept.opening : undefined;
+  const an = S.analysis && same(S.analysis.line, main, S.analysis.plies.length - 1) ? { ...S.analysis, kept: undefined, line: undefined, t: undefined } : undefined;
+  const singles = Object.values(S.singles).map((x) => ({ moves: x.moves, spec: x.spec, unit: x.unit, analysis: x.analysis }));
+  return {
+    game: { ...S.req, moves: main }, players: S.names, specs: kept ? kept.specs : S.players.map((p) => p || 'human'),
+    seed: kept ? kept.seed : S.seed, opening, analysis: an, variations: variations(), singles,
+  };
+}
+
 async function download() {
   try {
-    const kept = S.kept; // a replayed record's own players, specs, seed and opening
-    const main = mainLine();
-    const opening = kept && kept.opening.length <= main.length &&
-      kept.opening.every((a, i) => main[i] === a) ? kept.opening : undefined;
-    const an = S.analysis && same(S.analysis.line, main, S.analysis.plies.length - 1) ? { ...S.analysis, kept: undefined, line: undefined, t: undefined } : undefined;
-    const singles = Object.values(S.singles).map((x) => ({ moves: x.moves, spec: x.spec, unit: x.unit, analysis: x.analysis }));
-    const rec = await api('/api/record', {
-      game: { ...S.req, moves: main }, players: S.names, specs: kept ? kept.specs : S.players.map((p) => p || 'human'),
-      seed: kept ? kept.seed : S.seed, opening, analysis: an, variations: variations(), singles,
-    });
+    const rec = await api('/api/record', recordRequest());
     const blob = new Blob([JSON.stringify(rec, null, 1)], { type: 'application/json' });
     const a = el('a');
     a.href = URL.createObjectURL(blob);
@@ -804,13 +832,36 @@ function showPly(an, into) {
   if (a.depth) row(unit === 'seeds' ? 'depth' : 'simulations', String(a.depth));
   if (a.nodes) row('nodes', String(a.nodes));
   into.append(t);
-  if (a.visits) {
+  if (a.roots && a.roots.length) {
+    // The engine's top moves, each with its own value, visits and line;
+    // a click plays the move (a variation where it is not the line's).
+    const total = a.roots.reduce((x, r) => x + (r.visits || 0), 0);
+    const tb = el('table', 'top-moves');
+    tb.id = 'top-moves';
+    const head = el('tr');
+    for (const h of ['', 'move', 'value for South', total ? 'visits' : '', 'line']) head.append(el('th', '', h));
+    tb.append(head);
+    a.roots.forEach((r, k) => {
+      const tr = el('tr');
+      tr.dataset.action = r.action;
+      let side = mover;
+      const line = r.pv.map((x) => { const s = moveName(side, x); side ^= 1; return s; }).join(' ');
+      tr.append(el('td', '', String(k + 1)), el('td', 'mv', moveName(mover, r.action)), el('td', 'val', fmtValue(r.value * sign, unit)),
+        el('td', '', total ? r.visits + ' (' + (100 * r.visits / total).toFixed(0) + '%)' : ''), el('td', 'line', line));
+      tr.title = 'play ' + moveName(mover, r.action) + ' here';
+      tr.addEventListener('click', () => { if (canMove() && pos().legal.includes(r.action) && pos().player === mover) playAction(r.action); });
+      tb.append(tr);
+    });
+    into.append(el('div', 'hint', 'top moves (a click plays one)'), tb);
+  } else if (a.visits) {
     // The engine's top moves by visits, most first.
     const total = a.visits.reduce((x, y) => x + y, 0) || 1;
     const top = a.visits.map((v, i) => [v, i]).filter((x) => x[0] > 0).sort((x, y) => y[0] - x[0]).slice(0, 3);
     const ol = el('ol', 'top-moves');
     for (const [v, i] of top) ol.append(el('li', '', moveName(mover, i) + ': ' + v + ' visits (' + (100 * v / total).toFixed(0) + '%)'));
-    into.append(el('div', 'hint', 'top moves'), ol);
+    into.append(el('div', 'hint', 'top moves by visits'), ol);
+  }
+  if (a.visits) {
     const most = Math.max(...a.visits, 1);
     const bars = el('div', 'visits');
     a.visits.forEach((v, i) => {
@@ -834,7 +885,7 @@ function renderPlyAnalysis() {
     const name = moveName(prev.player, S.req.moves[S.cur - 1]);
     if (g) {
       const p = el('p', 'move-grade', 'Move ' + S.cur + ', ' + name + (g.mark ? g.mark : '') + ': ' + g.word +
-        (g.exact ? (g.seeds ? ', ' + g.seeds + ' seeds lost' : '') : ', lost ' + g.loss.toFixed(3)) + (g.best ? '; best was ' + g.best : ''));
+        (g.exact ? (g.seeds ? ', ' + (g.atLeast ? 'at least ' : '') + g.seeds + ' seed' + (g.seeds === 1 ? '' : 's') + ' lost' : '') : ', lost ' + g.loss.toFixed(3)) + (g.best ? '; best was ' + g.best : ''));
       p.id = 'move-grade';
       box.append(p);
     }
@@ -865,19 +916,26 @@ async function analyseHere() {
   delete S.singles[k];
   render();
   let spec = analysisSpec();
+  const text = $('#deepen-text');
+  text.dataset.rounds = 0;
   try {
-    for (let round = 0; round < 8 && !ctl.stop; round++) {
+    let round = 0;
+    for (; round < 8 && !ctl.stop; round++) {
+      text.textContent = 'deepening: round ' + (round + 1) + ', ' + spec + '… (Stop keeps the last answer)';
       const res = await api('/api/analyse', { game, ply: prefix.length, spec, seed: S.seed });
       S.singles[k] = { moves: prefix, spec: res.spec, unit: res.unit, analysis: res.analysis, t: Date.now() };
+      text.dataset.rounds = round + 1;
       showError(null, 'analysis');
       render();
       const next = deeper(spec);
-      if (!next) break;
+      if (!next) { round++; break; }
       spec = next;
     }
+    text.textContent = (ctl.stop ? 'stopped after ' : 'done: ') + round + ' round' + (round === 1 ? '' : 's');
   } catch (e) {
     // A refused deeper round keeps the last answer; a first refusal shows.
     if (!S.singles[k]) showError(e, 'analysis');
+    text.textContent = S.singles[k] ? 'stopped: ' + e.message : '';
   } finally {
     S.deepen = null;
     $('#analyse').disabled = false;
@@ -918,23 +976,37 @@ async function probeTable() {
   tbKey = k;
   const box = $('#tb-result');
   const q = pos();
+  // Figures of another position never stay on show (defect 10).
+  delete box.dataset.seeds; delete box.dataset.store; delete box.dataset.best;
   if (q.terminal) { box.textContent = ''; return; }
+  const line = lineKey(S.req.moves.slice(0, S.cur));
   try {
     const res = await api('/api/analyse', { game: S.req, ply: S.cur, spec: '' });
     if (tbKey !== k) return;
     box.textContent = '';
     const t = res.analysis.table;
     if (!t) { box.append(el('p', 'hint', 'The endgame table does not cover this position.')); return; }
+    if (!S.tables[line]) {
+      // The next move can now be graded by the table: draw the grades again.
+      S.tables[line] = t;
+      renderMoves();
+      renderPlyAnalysis();
+      drawGraph();
+    }
     const who = ['South', 'North'][q.player];
     const mine = q.stores[q.player];
     const fin = t.exact ? String(mine + t.lower) : (mine + t.lower) + ' to ' + (mine + t.upper);
     const head = (t.exact ? 'exact: ' : '') + who + ' (to move) finishes with ' + fin + ' seeds: the ' + mine + ' in store now and ' +
       (t.exact ? t.lower : t.lower + '–' + t.upper) + ' of the ' + t.seeds + ' still on the board';
     box.append(el('h3', '', 'Endgame table'), el('p', '', head));
-    if (t.best && t.best.length) {
-      box.append(el('p', '', 'best moves: ' + t.best.map((a) => moveName(q.player, a)).join(', ')));
+    const b = tableBest(t);
+    if (b.moves.length) {
+      box.append(el('p', '', (t.exact ? 'best moves: ' : 'moves that keep the bound: ') + b.moves.map((a) => moveName(q.player, a)).join(', ') +
+        (b.stored ? ' (the stored best-move set)' : ' (the table\'s analysis with this history)')));
     }
-    box.dataset.best = (t.best || []).join(',');
+    box.dataset.best = b.moves.join(',');
+    box.dataset.seeds = t.seeds;
+    box.dataset.store = mine;
   } catch (e) {
     box.textContent = '';
   }
@@ -1146,11 +1218,14 @@ function resultText(g) {
   return g.winner === -1 ? 'draw ' + g.stores.join('–') : ['South', 'North'][g.winner] + ' ' + g.stores.join('–');
 }
 
-function fillGameRows(tbody, games, source) {
+// fillGameRows lists games; iterations adds the column of the training
+// iteration that played each (a run's sampled games).
+function fillGameRows(tbody, games, source, iterations) {
   tbody.textContent = '';
   for (const g of games) {
     const tr = el('tr', 'game-row');
     tr.dataset.n = g.n;
+    if (iterations) tr.append(el('td', 'iteration', g.iteration === undefined ? '—' : String(g.iteration)));
     tr.append(el('td', '', String(g.index)), el('td', '', g.players[0]), el('td', '', g.players[1]),
       el('td', '', String(g.plies)), el('td', '', resultText(g)));
     tr.addEventListener('click', () => openGame(source, g.n));
@@ -1221,7 +1296,7 @@ async function refreshRun() {
       [$('#chart-speed'), it, [{ name: 'positions/s', ys: pick('positions_per_s', 'env_steps_per_s'), color: '#d35400' }]],
     ];
     drawCharts();
-    fillGameRows($('#run-samples tbody'), v.samples.slice().reverse(), v.samples_ref);
+    fillGameRows($('#run-samples tbody'), v.samples.slice().reverse(), v.samples_ref, true);
     showError(null, 'run');
   } catch (e) {
     showError(e, 'run');
@@ -1373,10 +1448,10 @@ async function applyURL(q) {
   S.restoring = true;
   try {
     const ply = Number(q.get('ply') || 0);
-    const moves = movesOf(q);
+    let moves = movesOf(q);
     if (q.has('source')) {
       showTab('replay');
-      if (!S.source || S.source.source !== q.get('source') || String(S.source.n) !== q.get('n')) await openGame(q.get('source'), q.get('n'), ply);
+      if (!S.source || S.source.source !== q.get('source') || String(S.source.n) !== q.get('n')) await openGame(q.get('source'), Number(q.get('n')), ply);
     } else {
       for (const id of ['south', 'north', 'rules', 'start', 'seed', 'speed']) if (q.has(id)) $('#' + id).value = q.get(id);
       const sameGame = S.view && !S.source && (S.req.start || '') === (q.get('start') || '') && (!q.has('rules') || S.req.rules === q.get('rules')) &&
@@ -1392,7 +1467,9 @@ async function applyURL(q) {
       }
     }
     if (!S.view) return;
-    if (moves && !same(moves, S.req.moves, Math.max(moves.length, S.req.moves.length))) {
+    // No moves: the main line (a link writes them only for another line).
+    if (!moves) moves = mainLine();
+    if (!same(moves, S.req.moves, Math.max(moves.length, S.req.moves.length))) {
       addLine(moves);
       S.req.moves = extend(moves);
       try { await loadView(); } catch (e) { showError(e, 'game'); return; }
@@ -1410,8 +1487,9 @@ async function copyText(text, what) {
     await navigator.clipboard.writeText(text);
     $('#status').textContent = what + ' copied';
   } catch (e) {
-    // No clipboard (an insecure page): select it for Ctrl-C instead.
-    $('#notation').select();
+    // No clipboard (an insecure page, a refused permission): select the
+    // notation for Ctrl-C, or show the text to copy.
+    if (text === $('#notation').value) $('#notation').select();
     $('#status').textContent = what + ': select and copy it (' + text + ')';
   }
 }
