@@ -278,11 +278,7 @@ func (m *MCTS) decide(s *env.State) int {
 		r := &t.nodes[0]
 		info.Depth += int(r.visits)
 		info.Nodes += int64(t.size())
-		for i := r.first; i < r.first+int32(r.kids); i++ {
-			c := &t.nodes[i]
-			visits[c.action] += int(c.visits)
-			value[c.action] += float64(c.value)
-		}
+		t.addRoot(&visits, &value)
 	}
 	best := s.Legal().Nth(0)
 	for a := range visits {
@@ -296,22 +292,8 @@ func (m *MCTS) decide(s *env.State) int {
 	}
 	// The line below the chosen move follows the first tree's most visited
 	// children.
-	info.PV = append(m.info.PV[:0], best)
 	t := m.trees[0]
-	for idx := t.child(0, best); idx >= 0; {
-		n := &t.nodes[idx]
-		next := int32(-1)
-		for i := n.first; i < n.first+int32(n.kids); i++ {
-			if t.nodes[i].visits > 0 && (next < 0 || t.nodes[i].visits > t.nodes[next].visits) {
-				next = i
-			}
-		}
-		if next < 0 {
-			break
-		}
-		info.PV = append(info.PV, int(t.nodes[next].action))
-		idx = next
-	}
+	info.PV = t.line(t.child(0, best), append(m.info.PV[:0], best))
 	m.info = info
 	return best
 }

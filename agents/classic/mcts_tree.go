@@ -262,6 +262,37 @@ func (t *tree) child(idx int32, a int) int32 {
 	return -1
 }
 
+// line appends to dst the actions of the most visited path below node idx
+// (idx's own action not included), and returns it.
+func (t *tree) line(idx int32, dst []int) []int {
+	for idx >= 0 {
+		n := &t.nodes[idx]
+		next := int32(-1)
+		for i := n.first; i < n.first+int32(n.kids); i++ {
+			if t.nodes[i].visits > 0 && (next < 0 || t.nodes[i].visits > t.nodes[next].visits) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		dst = append(dst, int(t.nodes[next].action))
+		idx = next
+	}
+	return dst
+}
+
+// addRoot adds the visits and summed values of the root's children to
+// visits and value, by action.
+func (t *tree) addRoot(visits *[env.MaxActions]int, value *[env.MaxActions]float64) {
+	r := &t.nodes[0]
+	for i := r.first; i < r.first+int32(r.kids); i++ {
+		c := &t.nodes[i]
+		visits[c.action] += int(c.visits)
+		value[c.action] += float64(c.value)
+	}
+}
+
 // advance moves the root to s, keeping the subtree below it when s is the
 // root itself, a child or a grandchild (the agent's move and the opponent's
 // reply) of the current root; otherwise the tree starts afresh.

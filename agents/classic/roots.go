@@ -23,12 +23,7 @@ func (m *MCTS) RootMoves(s *env.State) ([]agents.RootMove, error) {
 		if len(t.nodes) == 0 || !t.root.SamePosition(s) {
 			return nil, errNoRoot
 		}
-		r := &t.nodes[0]
-		for i := r.first; i < r.first+int32(r.kids); i++ {
-			c := &t.nodes[i]
-			visits[c.action] += int(c.visits)
-			value[c.action] += float64(c.value)
-		}
+		t.addRoot(&visits, &value)
 	}
 	var out []agents.RootMove
 	t := m.trees[0]
@@ -36,21 +31,8 @@ func (m *MCTS) RootMoves(s *env.State) ([]agents.RootMove, error) {
 		if visits[a] == 0 {
 			continue
 		}
-		rm := agents.RootMove{Action: a, Visits: visits[a], Value: value[a] / float64(visits[a]), PV: []int{a}}
-		for idx := t.child(0, a); idx >= 0; {
-			n := &t.nodes[idx]
-			next := int32(-1)
-			for i := n.first; i < n.first+int32(n.kids); i++ {
-				if t.nodes[i].visits > 0 && (next < 0 || t.nodes[i].visits > t.nodes[next].visits) {
-					next = i
-				}
-			}
-			if next < 0 {
-				break
-			}
-			rm.PV = append(rm.PV, int(t.nodes[next].action))
-			idx = next
-		}
+		rm := agents.RootMove{Action: a, Visits: visits[a], Value: value[a] / float64(visits[a])}
+		rm.PV = t.line(t.child(0, a), []int{a})
 		out = append(out, rm)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Visits > out[j].Visits })

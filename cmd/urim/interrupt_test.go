@@ -4,14 +4,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +17,7 @@ import (
 	"github.com/urim-rl/urim/agents"
 	"github.com/urim-rl/urim/agents/classic"
 	"github.com/urim-rl/urim/env"
+	"github.com/urim-rl/urim/internal/syncbuf"
 )
 
 // The test binary doubles as an engine that never answers go: run as
@@ -71,24 +70,8 @@ func TestCtrlCKillsEngines(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to write from a command and read from
-// the test at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is the buffer a command writes and the test reads at once.
+type syncBuffer = syncbuf.Buffer
 
 // ctrlC runs a command and presses Ctrl-C (SIGINT to this process) once
 // ready reports true of its standard error, again every 200 ms until it

@@ -74,7 +74,7 @@ func TestThreeNodeCluster(t *testing.T) {
 	}
 	url := strings.Join(urls, ",")
 	cfg := tinyCluster(t, dir, "stop.iterations=6", "cluster.workers=0", "cluster.nats="+url, "cluster.replicas=3")
-	log := &syncBuffer{}
+	log := newLog()
 	ctx, cancel := testBudget(t) // a loaded machine: an iteration can take a minute under -race
 	defer cancel()
 	var l *Learner

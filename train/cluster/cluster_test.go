@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/urim-rl/urim/dataset"
+	"github.com/urim-rl/urim/internal/syncbuf"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 	_ "github.com/urim-rl/urim/train/all"
@@ -157,7 +157,7 @@ func (r *recorder) Committed() error {
 func TestLearnerAndTwoWorkersTrainEveryShardOnce(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyCluster(t, dir)
-	log := &syncBuffer{}
+	log := newLog()
 	os.Setenv("URIM_CLUSTER_TEST_ROLE", "worker")
 	l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: log, WorkerCommand: testWorkers})
 	os.Unsetenv("URIM_CLUSTER_TEST_ROLE")
@@ -201,24 +201,14 @@ func TestLearnerAndTwoWorkersTrainEveryShardOnce(t *testing.T) {
 }
 
 // syncBuffer is a log written by the learner and its workers' pipes at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+type syncBuffer = syncbuf.Buffer
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// newLog returns a syncBuffer that also echoes to stderr under go test -v.
+func newLog() *syncBuffer {
 	if testing.Verbose() {
-		os.Stderr.Write(p)
+		return &syncBuffer{Echo: os.Stderr}
 	}
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	return &syncBuffer{}
 }
 
 // saveNet saves session s's network as a checkpoint at path.

@@ -75,7 +75,7 @@ func TestDocumentedConfig(t *testing.T) {
 	l := openRunLearner(t, srv.ClientURL(), learner, "urim")
 	ctx, cancel := testBudget(t)
 	defer cancel()
-	log := &syncBuffer{}
+	log := newLog()
 	if err := RunWorker(ctx, WorkerOptions{URL: srv.ClientURL(), Credentials: worker, Run: "urim", ID: "w", Threads: 1, MaxShards: 1, Log: log}); err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}

@@ -21,7 +21,7 @@ func TestInRunEvaluationOnWorkers(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyCluster(t, dir, "evaluation.every=1", "evaluation.opponents=[random, best]", "evaluation.gating.enabled=true",
 		"evaluation.gating.max_games=8", "cluster.evaluation=true")
-	log := &syncBuffer{}
+	log := newLog()
 	os.Setenv("URIM_CLUSTER_TEST_ROLE", "worker")
 	l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: log, WorkerCommand: testWorkers})
 	os.Unsetenv("URIM_CLUSTER_TEST_ROLE")

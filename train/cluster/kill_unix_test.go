@@ -44,7 +44,7 @@ func TestWorkerKilledMidShard(t *testing.T) {
 	cfg.Cluster.NATS = emb.URL
 	t.Setenv(EnvUser, emb.Learner.User)
 	t.Setenv(EnvPassword, emb.Learner.Password)
-	log := &syncBuffer{}
+	log := newLog()
 	l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestLearnerKilledAndResumed(t *testing.T) {
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncBuffer{}
+	log := newLog()
 	cmd := exec.Command(os.Args[0], file, "new")
 	cmd.Env = append(os.Environ(), "URIM_CLUSTER_TEST_ROLE=learner")
 	cmd.Stdout, cmd.Stderr = log, log

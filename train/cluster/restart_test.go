@@ -54,7 +54,7 @@ func TestCommittedAfterServerRestart(t *testing.T) {
 		}
 	}()
 	url := r.srv.ClientURL()
-	log := &syncBuffer{}
+	log := newLog()
 	l := openRunLearner(t, url, learner, "run")
 	l.log = log
 	ctx, cancel := testBudget(t)

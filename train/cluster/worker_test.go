@@ -23,7 +23,7 @@ func openTestLearner(t *testing.T, sets ...string) (*Learner, *train.Config, *sy
 	cfg.Cluster.NATS = emb.URL
 	t.Setenv(EnvUser, emb.Learner.User)
 	t.Setenv(EnvPassword, emb.Learner.Password)
-	log := &syncBuffer{}
+	log := newLog()
 	l, err := OpenLearner(context.Background(), &cfg, LearnerOptions{Log: log})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package fourthalgo
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -18,6 +17,7 @@ import (
 	"github.com/urim-rl/urim/dataset"
 	"github.com/urim-rl/urim/env"
 	"github.com/urim-rl/urim/evaluate"
+	"github.com/urim-rl/urim/internal/syncbuf"
 	"github.com/urim-rl/urim/nn"
 	"github.com/urim-rl/urim/train"
 	"github.com/urim-rl/urim/train/cluster"
@@ -174,22 +174,7 @@ func (a *walker) Committed(int) error {
 func (a *walker) Close() {}
 
 // syncBuffer is a log written by the learner and the worker at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // budget is a context that ends a little before the test's deadline.
 func budget(t *testing.T) (context.Context, context.CancelFunc) {
