@@ -26,8 +26,12 @@ func (q *Q8Rows) LayerNormQ8(x, gain, bias, mean, rstd []float32, eps float64, r
 	q.data = grow(q.data, rows*kp)
 	q.scale = grow(q.scale, rows)
 	q.zero = grow(q.zero, rows)
+	if rows == 0 {
+		return
+	}
+	done := layerNormQ8SIMD(q, x, gain, bias, mean, rstd, eps, relu)
 	q.tile = grow(q.tile, q8NormTile*n)
-	for r0 := 0; r0 < rows; r0 += q8NormTile {
+	for r0 := done; r0 < rows; r0 += q8NormTile {
 		r1 := min(r0+q8NormTile, rows)
 		t := q.tile[:(r1-r0)*n]
 		LayerNorm(t, x[r0*n:r1*n], gain, bias, mean[r0:r1], rstd[r0:r1], eps, relu)
