@@ -8,11 +8,13 @@ import "fmt"
 const q8NormTile = 8
 
 // LayerNormQ8 is LayerNorm (with n = len(gain) columns, rows = len(mean)
-// rows of x) followed by Quantize of its output, in one pass over the rows:
-// the rows are normalised a tile at a time into q's scratch and quantised
-// from there, so the float32 output never goes out to memory. It gives q,
-// mean and rstd bit for bit what LayerNorm then Quantize give, on every
-// back-end. It panics on the sizes LayerNorm and Quantize refuse.
+// rows of x) followed by Quantize of its output, without the float32
+// output going out to memory: with the ReLU, on the AVX-512 back-ends and
+// for n a multiple of 16, one kernel does both, four rows at a time
+// (q8norm_amd64.s; the last rows%4 as below); otherwise the rows are
+// normalised a tile at a time into q's scratch and quantised from there.
+// It gives q, mean and rstd bit for bit what LayerNorm then Quantize give,
+// on every back-end. It panics on the sizes LayerNorm and Quantize refuse.
 func (q *Q8Rows) LayerNormQ8(x, gain, bias, mean, rstd []float32, eps float64, relu bool) {
 	n, rows := len(gain), len(mean)
 	if n < 1 {
