@@ -40,6 +40,9 @@ type workspace struct {
 	// toQ8 marks, per op, the layer norms that at int8 write the next op's
 	// quantised input (normToQ8); that op then skips its Quantize.
 	toQ8 []bool
+	// addQ8 marks, per op, the residual sums that at int8 the op before
+	// does in its stores (addToQ8); the sum itself is then skipped.
+	addQ8 []bool
 	// local marks the unit-local activations; units is the free list of
 	// unit scratch, one per unit running at once.
 	local []bool
@@ -57,7 +60,7 @@ type unitScratch struct {
 }
 
 func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
-	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows(), toQ8: normToQ8(g)}
+	ws := &workspace{g: g, maxRows: maxRows, chunk: kernels.BlockRows(), toQ8: normToQ8(g), addQ8: addToQ8(g)}
 	// One slab for the batch-wide buffers: the activations (only the heads'
 	// for inference) and, for training, their gradients.
 	size := 0
@@ -186,6 +189,16 @@ func (n *Net) forwardOp(i int, ws *workspace, us *unitScratch, r0, r1 int) {
 			if i == 0 || !ws.toQ8[i-1] {
 				us.q.Quantize(rows, o.nin, x, o.nin)
 			}
+			if i+1 < len(ws.addQ8) && ws.addQ8[i+1] {
+				// the residual sum after this op, in its stores
+				sum := &n.g.ops[i+1]
+				res := v[sum.in]
+				if sum.in == o.out {
+					res = v[sum.in2]
+				}
+				kernels.Q8GemmAdd(&us.q, &ws.q8[i], b, o.act == actReLU, res, v[sum.out], o.nout)
+				return
+			}
 			kernels.Q8Gemm(&us.q, &ws.q8[i], b, o.act == actReLU, y, o.nout)
 			return
 		}
@@ -221,6 +234,9 @@ func (n *Net) forwardOp(i int, ws *workspace, us *unitScratch, r0, r1 int) {
 	case opReLU:
 		kernels.ReLU(y, x)
 	case opAdd:
+		if ws.q8 != nil && ws.addQ8[i] {
+			return // done by the op before (Q8GemmAdd)
+		}
 		kernels.Add(y, x, v[o.in2])
 	}
 }

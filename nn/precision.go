@@ -67,6 +67,27 @@ func normToQ8(g *graph) []bool {
 	return fused
 }
 
+// addToQ8 returns, per op of g, whether at Int8 it is a residual sum that
+// the int8 op before it does in its stores (kernels.Q8GemmAdd): a sum one
+// of whose inputs is that op's output, which nothing else reads.
+func addToQ8(g *graph) []bool {
+	reads := make([]int, len(g.widths))
+	for _, o := range g.ops {
+		reads[o.in]++
+		if o.kind == opAdd {
+			reads[o.in2]++
+		}
+	}
+	reads[g.policy]++
+	reads[g.value]++
+	fused := make([]bool, len(g.ops))
+	for i := 1; i < len(g.ops); i++ {
+		prev, o := &g.ops[i-1], &g.ops[i]
+		fused[i] = o.kind == opAdd && int8Op(g, prev) && reads[prev.out] == 1 && (o.in == prev.out) != (o.in2 == prev.out)
+	}
+	return fused
+}
+
 // AtPrecision returns n as a Model whose forward passes (NewInference) run
 // at precision p; at FP32 it returns n itself.
 func (n *Net) AtPrecision(p Precision) Model {

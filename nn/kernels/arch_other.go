@@ -35,3 +35,8 @@ func layerNormBackwardSIMD(dx, dy, x, gain, bias, mean, rstd, dg, db []float32, 
 
 // quantizeSIMD quantises in assembly: never in a pure-Go build.
 func quantizeSIMD(i0, m, k int, x []float32, ldx int, q *Q8Rows) bool { return false }
+
+// layerNormQ8SIMD runs LayerNormQ8 in assembly: never in a pure-Go build.
+func layerNormQ8SIMD(q *Q8Rows, x, gain, bias, mean, rstd []float32, eps float64, relu bool) int {
+	return 0
+}

@@ -16,6 +16,9 @@ var (
 	// hasAVXVNNI: VPDPBUSD in its VEX encoding on YMM registers (the
 	// avxvnni back-end's int8 products).
 	hasAVXVNNI = hasAVX2FMA && cpu.X86.HasAVXVNNI
+	// hasAMX: the AMX tiles' int8 products (TDPBUSD; the avx512amx
+	// back-end), with the OS's leave to use their state (amxPermitted).
+	hasAMX = hasAVX512VNNI && cpu.X86.HasAMXTile && cpu.X86.HasAMXInt8 && amxPermitted()
 )
 
 // archBackends returns the assembly back-ends this CPU can run, slowest first.
@@ -38,6 +41,12 @@ func archBackends() []backend {
 	if hasAVX512VNNI {
 		b := avx512
 		b.name, b.q8 = "avx512vnni", q8AVX512VNNI
+		bs = append(bs, b)
+	}
+	if hasAMX {
+		// AVX-512's float kernels, the int8 products on the AMX tiles
+		b := avx512
+		b.name, b.q8 = "avx512amx", q8AMXGemm
 		bs = append(bs, b)
 	}
 	return bs

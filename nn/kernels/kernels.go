@@ -11,6 +11,8 @@
 //   - "avx512": Go assembly for AVX-512F (8×32 register tiles);
 //   - "avxvnni": avx2, with the int8 products (Q8Gemm) on AVX-VNNI (VEX-encoded VPDPBUSD on YMM registers);
 //   - "avx512vnni": avx512, with the int8 products on AVX-512 VNNI (VPDPBUSD on ZMM registers);
+//   - "avx512amx": avx512, with the int8 products on the AMX tiles (TDPBUSD, blocks of 16 rows; the
+//     last rows and the shapes AMX does not take on AVX-512 VNNI), where Linux grants the tiles' state;
 //   - "openblas": OpenBLAS's cblas_sgemm through cgo, in builds with the tag openblas.
 //
 // The int8 products of the other back-ends run in plain Go, with the same
@@ -55,7 +57,7 @@ import (
 
 // EnvVar names the environment variable that forces a back-end at start-up:
 // one of the names Backends lists ("generic", "avx2", "avxvnni", "avx512",
-// "avx512vnni", "openblas"),
+// "avx512vnni", "avx512amx", "openblas"),
 // or "check", which runs the default back-end and compares every product with
 // a float64 reference, panicking on a result outside float32 rounding (slow:
 // for debugging).
@@ -184,7 +186,7 @@ func BlockRows() int {
 }
 
 // Backend names the implementation Sgemm uses now: "generic", "avx2",
-// "avxvnni", "avx512", "avx512vnni", "openblas" or "check".
+// "avxvnni", "avx512", "avx512vnni", "avx512amx", "openblas" or "check".
 func Backend() string { return cur.name }
 
 // Backends lists the back-ends this build offers on this CPU, slowest first;

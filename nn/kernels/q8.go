@@ -24,7 +24,8 @@ import (
 
 // q8Func computes an int8 product (see Q8Gemm) or reports false, doing
 // nothing, for a shape it does not take (the generic code runs it then).
-type q8Func func(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c []float32, ldc int) bool
+// res is nil or the matrix added to the result (stride ldc).
+type q8Func func(m int, q *Q8Rows, p *PackedQ8, bias []float32, relu bool, res, c []float32, ldc int) bool
 
 // PackedQ8 is a weight matrix W (k×n, row-major) quantised per output column
 // to int8 and laid out for VPDPBUSD: the rows in groups of four (zero rows
@@ -83,6 +84,7 @@ type Q8Rows struct {
 	scale    []float32 // per row: σ_i
 	zero     []int32   // per row: z_i
 	acc      []int32   // the generic product's row of sums
+	amx      []int32   // the AMX product's two blocks of sums
 	tile     []float32 // LayerNormQ8's normalised rows, a tile at a time
 }
 
@@ -154,6 +156,19 @@ func quantizeRow(dst []uint8, x []float32) (scale float32, zero int32) {
 // result is bit for bit the same on every back-end. It panics when q and p
 // do not match, bias is shorter than n, or c is too short.
 func Q8Gemm(q *Q8Rows, p *PackedQ8, bias []float32, relu bool, c []float32, ldc int) {
+	q8Gemm(q, p, bias, relu, nil, c, ldc)
+}
+
+// Q8GemmAdd is Q8Gemm followed by Add of res (m×n, row stride ldc, as C):
+// C = act(X·W + bias) + res, in the product's stores, with the same result
+// bit for bit as Q8Gemm then Add. res may be c itself. It panics as Q8Gemm
+// does, and when res is too short.
+func Q8GemmAdd(q *Q8Rows, p *PackedQ8, bias []float32, relu bool, res, c []float32, ldc int) {
+	checkMatrix("res", q.m, p.n, res, ldc)
+	q8Gemm(q, p, bias, relu, res, c, ldc)
+}
+
+func q8Gemm(q *Q8Rows, p *PackedQ8, bias []float32, relu bool, res, c []float32, ldc int) {
 	if q.k != p.k {
 		panic(fmt.Sprintf("kernels: Q8Gemm: rows of %d columns times a %d×%d matrix", q.k, p.k, p.n))
 	}
@@ -164,18 +179,13 @@ func Q8Gemm(q *Q8Rows, p *PackedQ8, bias []float32, relu bool, c []float32, ldc 
 	if q.m == 0 {
 		return
 	}
-	// floor is the ReLU's bound, or -Inf: max(y, -Inf) is y
-	floor := float32(math.Inf(-1))
-	if relu {
-		floor = 0
-	}
-	if cur.q8 == nil || !cur.q8(q.m, q, p, bias, floor, c, ldc) {
-		q8Generic(q.m, q, p, bias, floor, c, ldc)
+	if cur.q8 == nil || !cur.q8(q.m, q, p, bias, relu, res, c, ldc) {
+		q8Generic(q.m, q, p, bias, relu, res, c, ldc)
 	}
 }
 
 // q8Generic is Q8Gemm in plain Go: the tests' oracle.
-func q8Generic(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c []float32, ldc int) bool {
+func q8Generic(m int, q *Q8Rows, p *PackedQ8, bias []float32, relu bool, res, c []float32, ldc int) bool {
 	n, kp := p.n, q.kp
 	q.acc = grow(q.acc, n)
 	acc := q.acc
@@ -195,8 +205,11 @@ func q8Generic(m int, q *Q8Rows, p *PackedQ8, bias []float32, floor float32, c [
 		for j, s := range acc {
 			f := float32(s - zp*p.colSum[j])
 			y := float32(f*float32(p.scale[j]*sa)) + bias[j]
-			if !(y > floor) {
-				y = floor
+			if relu && !(y > 0) {
+				y = 0 // 0 for a NaN too, as ReLU
+			}
+			if res != nil {
+				y += res[i*ldc+j]
 			}
 			row[j] = y
 		}

@@ -34,24 +34,33 @@ func q8Input(rng *rand.Rand, m, k, ldx int, positive bool) []float32 {
 // q8Oracle quantises x with quantizeRow and multiplies with q8Generic: the
 // generic code every back-end must match bit for bit.
 func q8Oracle(m, k int, x []float32, ldx int, p *PackedQ8, bias []float32, relu bool) (*Q8Rows, []float32) {
+	return q8OracleAdd(m, k, x, ldx, p, bias, relu, nil, 0)
+}
+
+// q8OracleAdd is q8Oracle with res (stride ldr, or nil) added to the
+// result.
+func q8OracleAdd(m, k int, x []float32, ldx int, p *PackedQ8, bias []float32, relu bool, res []float32, ldr int) (*Q8Rows, []float32) {
 	kp := (k + 3) / 4 * 4
 	q := &Q8Rows{m: m, k: k, kp: kp, data: make([]uint8, m*kp), scale: make([]float32, m), zero: make([]int32, m)}
 	for i := 0; i < m; i++ {
 		q.scale[i], q.zero[i] = quantizeRow(q.data[i*kp:i*kp+kp], x[i*ldx:i*ldx+k])
 	}
 	c := make([]float32, m*p.n)
-	floor := float32(math.Inf(-1))
-	if relu {
-		floor = 0
+	q8Generic(m, q, p, bias, relu, nil, c, p.n)
+	for i := range m {
+		for j := range p.n {
+			if res != nil {
+				c[i*p.n+j] += res[i*ldr+j]
+			}
+		}
 	}
-	q8Generic(m, q, p, bias, floor, c, p.n)
 	return q, c
 }
 
 func TestQ8GemmBitIdenticalToGeneric(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
 	forEachBackend(t, func(t *testing.T) {
-		for _, m := range []int{1, 2, 3, 5, 6, 7, 12, 13, 128} {
+		for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 29, 48, 128} {
 			for _, k := range []int{1, 3, 16, 17, 64, 128, 256} {
 				for _, n := range []int{1, 6, 32, 64, 96, 128, 256} {
 					relu := (m+k+n)%2 == 0
@@ -81,6 +90,23 @@ func TestQ8GemmBitIdenticalToGeneric(t *testing.T) {
 						for j := 0; j < n; j++ {
 							if got := c[i*ldc+j]; math.Float32bits(got) != math.Float32bits(want[i*n+j]) {
 								t.Fatalf("%s: C[%d][%d] = %v, want %v bit for bit", name, i, j, got, want[i*n+j])
+							}
+						}
+					}
+					// Q8GemmAdd: Q8Gemm then the sum, in the stores; into
+					// another matrix and in place
+					res := randSlice(rng, m*ldc)
+					_, wantAdd := q8OracleAdd(m, k, x, ldx, &p, bias, relu, res, ldc)
+					Q8GemmAdd(&q, &p, bias, relu, res, c, ldc)
+					Q8GemmAdd(&q, &p, bias, relu, res, res, ldc)
+					for i := 0; i < m; i++ {
+						for j := 0; j < n; j++ {
+							w := math.Float32bits(wantAdd[i*n+j])
+							if got := c[i*ldc+j]; math.Float32bits(got) != w {
+								t.Fatalf("%s: C[%d][%d] + res = %v, want %v bit for bit", name, i, j, got, wantAdd[i*n+j])
+							}
+							if got := res[i*ldc+j]; math.Float32bits(got) != w {
+								t.Fatalf("%s: C[%d][%d] + res in place = %v, want %v bit for bit", name, i, j, got, wantAdd[i*n+j])
 							}
 						}
 					}
@@ -152,6 +178,10 @@ func TestQ8Panics(t *testing.T) {
 		"short bias": func() {
 			q.Quantize(2, 8, make([]float32, 16), 8)
 			Q8Gemm(&q, &p, make([]float32, 15), false, make([]float32, 32), 16)
+		},
+		"short res": func() {
+			q.Quantize(2, 8, make([]float32, 16), 8)
+			Q8GemmAdd(&q, &p, make([]float32, 16), false, make([]float32, 31), make([]float32, 32), 16)
 		},
 		"short C": func() {
 			q.Quantize(2, 8, make([]float32, 16), 8)

@@ -15,8 +15,8 @@ import (
 func TestLayerNormQ8IsLayerNormThenQuantize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 8))
 	forEachBackend(t, func(t *testing.T) {
-		for _, n := range []int{5, 16, 24, 128, 136} {
-			for _, rows := range []int{0, 1, 7, 8, 9, 29, 128} {
+		for _, n := range []int{5, 16, 24, 48, 80, 128, 136, 144} {
+			for _, rows := range []int{0, 1, 4, 7, 8, 9, 12, 29, 128} {
 				for _, relu := range []bool{false, true} {
 					name := fmt.Sprintf("n=%d rows=%d relu=%v", n, rows, relu)
 					x := q8Input(rng, rows, n, n, false)
