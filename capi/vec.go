@@ -142,29 +142,79 @@ func (e *VecEnv) check(b *Buffers, actions bool) error {
 	return nil
 }
 
-// Step plays b.Actions and writes the tensors into b. Under the illegal
-// policy "error" an illegal or out-of-range action is an error naming the
-// game, and no game moves.
-func (e *VecEnv) Step(b *Buffers) error {
+// Step plays b.Actions and writes the tensors into b, the buffers of the
+// previous calls (only what changes is written). Under the illegal policy
+// "error" an illegal or out-of-range action is an error naming the game,
+// and no game moves.
+func (e *VecEnv) Step(b *Buffers) error { return e.StepInto(b, b) }
+
+// StepInto is Step writing the tensors into out, a set of buffers that need
+// not hold anything (a caller handing out new arrays every step, so that
+// what it returned before stays as it was, writes each step into another
+// set): every entry of out is written, and what the step does not rewrite
+// (the observations of finished games under autoreset disabled, the final
+// observations of the games that did not end under same_step) is copied
+// from prev, the set the previous call wrote. Actions are read from
+// out.Actions. With out == prev it is Step.
+func (e *VecEnv) StepInto(out, prev *Buffers) error {
 	if e.v == nil {
 		return ErrClosedObject
 	}
-	if err := e.check(b, true); err != nil {
+	fresh, err := e.checkPair(out, prev, true)
+	if err != nil {
 		return err
 	}
 	copy(e.mover, e.v.ToMove())
 	if e.fallback {
-		e.legalize(b.Actions)
+		e.legalize(out.Actions)
 	}
-	if err := e.redirect(b); err != nil {
+	if fresh {
+		e.carry(out, prev, false)
+	}
+	if err := e.redirect(out); err != nil {
 		return err
 	}
 	defer e.v.Redirect(nil, nil)
-	if err := e.v.Step(b.Actions); err != nil {
+	if err := e.v.Step(out.Actions); err != nil {
 		return err
 	}
-	e.writeStep(b)
+	e.writeStep(out, fresh)
 	return nil
+}
+
+// checkPair checks out and, when it is another set, prev, and reports
+// whether it is (a fresh set, which every entry is written into).
+func (e *VecEnv) checkPair(out, prev *Buffers, actions bool) (bool, error) {
+	if err := e.check(out, actions); err != nil {
+		return false, err
+	}
+	if prev == nil || prev == out || unsafe.SliceData(prev.Obs) == unsafe.SliceData(out.Obs) {
+		return false, nil
+	}
+	return true, e.check(prev, false)
+}
+
+// carry copies from prev into out, a fresh set, what the coming call does
+// not write: under same_step the final observations (the call writes those
+// of the games that end), under disabled the observation rows of the
+// finished games (a step leaves them), and with all every observation row
+// (ResetMask rewrites only the games it restarts).
+func (e *VecEnv) carry(out, prev *Buffers, all bool) {
+	if e.opt.AutoReset == env.AutoResetSameStep {
+		copy(out.FinalObs, prev.FinalObs)
+	}
+	if all {
+		copy(out.Obs, prev.Obs)
+		return
+	}
+	if e.opt.AutoReset == env.AutoResetDisabled {
+		d := e.ObsDim()
+		for i := range e.cfg.N {
+			if e.v.Done(i) {
+				copy(out.Obs[i*d:(i+1)*d], prev.Obs[i*d:(i+1)*d])
+			}
+		}
+	}
 }
 
 // legalize replaces, in place, every illegal action of a game that waits
@@ -194,12 +244,20 @@ func (e *VecEnv) redirect(b *Buffers) error {
 // Reset starts every game again. A seed rebuilds the Vec with it, so that
 // reset(seed=s) always starts the same games (Gymnasium's convention); nil
 // goes on with the current stream of openings.
-func (e *VecEnv) Reset(b *Buffers, seed *uint64) error {
+func (e *VecEnv) Reset(b *Buffers, seed *uint64) error { return e.ResetInto(b, b, seed) }
+
+// ResetInto is Reset writing into out, a set that need not hold anything,
+// with prev the set of the previous call (as StepInto).
+func (e *VecEnv) ResetInto(b, prev *Buffers, seed *uint64) error {
 	if e.v == nil {
 		return ErrClosedObject
 	}
-	if err := e.check(b, false); err != nil {
+	fresh, err := e.checkPair(b, prev, false)
+	if err != nil {
 		return err
+	}
+	if fresh {
+		e.carry(b, prev, false)
 	}
 	if seed != nil {
 		opt := e.opt
@@ -230,15 +288,23 @@ func (e *VecEnv) Reset(b *Buffers, seed *uint64) error {
 
 // ResetMask starts again the games i with sel[i] set (how games restart
 // under autoreset "disabled"), and writes the tensors into b.
-func (e *VecEnv) ResetMask(b *Buffers, sel []bool) error {
+func (e *VecEnv) ResetMask(b *Buffers, sel []bool) error { return e.ResetMaskInto(b, b, sel) }
+
+// ResetMaskInto is ResetMask writing into out, a set that need not hold
+// anything, with prev the set of the previous call (as StepInto).
+func (e *VecEnv) ResetMaskInto(b, prev *Buffers, sel []bool) error {
 	if e.v == nil {
 		return ErrClosedObject
 	}
-	if err := e.check(b, false); err != nil {
+	fresh, err := e.checkPair(b, prev, false)
+	if err != nil {
 		return err
 	}
 	if len(sel) != e.cfg.N {
 		return Errorf(ErrArg, "capi: reset mask of %d entries for %d games", len(sel), e.cfg.N)
+	}
+	if fresh {
+		e.carry(b, prev, true)
 	}
 	copy(e.mover, e.v.ToMove())
 	if err := e.redirect(b); err != nil {
@@ -284,10 +350,16 @@ func (e *VecEnv) write(b *Buffers) {
 }
 
 // writeStep is write after a step: the rewards, 0 but for the games that
-// ended on this step (the Vec's episode records), are written sparsely.
-func (e *VecEnv) writeStep(b *Buffers) {
-	for _, i := range e.ended {
-		b.Rewards[i], b.Rewards2[2*i], b.Rewards2[2*i+1] = 0, 0, 0
+// ended on this step (the Vec's episode records), are written sparsely
+// (over the previous step's, or, into a fresh set, over zeros).
+func (e *VecEnv) writeStep(b *Buffers, fresh bool) {
+	if fresh {
+		clear(b.Rewards)
+		clear(b.Rewards2)
+	} else {
+		for _, i := range e.ended {
+			b.Rewards[i], b.Rewards2[2*i], b.Rewards2[2*i+1] = 0, 0, 0
+		}
 	}
 	e.ended = e.ended[:0]
 	for _, ep := range e.v.Episodes() {
@@ -312,20 +384,33 @@ func (e *VecEnv) writeFlags(b *Buffers) {
 	}
 }
 
-// writeMask writes the rows of p bools and the bit sets of legal. A row is
-// one 8-byte store whose spill into the next row is overwritten by that
-// row's store (p ≤ 7 < 8); the rows too close to the end go byte by byte.
+// writeMask writes the rows of p bools and the bit sets of legal. With 6
+// actions (urim's board) four rows are three 8-byte stores; with another p
+// a row is one 8-byte store whose spill into the next row is overwritten
+// by that row's store (p ≤ 7 < 8), and the rows too close to the end go
+// byte by byte.
 func writeMask(mask []bool, bits []uint8, legal []env.Mask, p int) {
-	for i, m := range legal {
-		bits[i] = uint8(m)
-	}
+	n := len(legal)
+	copy(bits, unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(legal))), n))
 	mb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mask))), len(mask))
+	const all = 1<<env.MaxActions - 1
 	i := 0
-	for ; i*p+8 <= len(mb); i++ {
-		binary.LittleEndian.PutUint64(mb[i*p:], maskRows[legal[i]&(1<<env.MaxActions-1)])
+	if p == 6 {
+		for ; i+4 <= n; i += 4 {
+			l := legal[i : i+4 : i+4]
+			r0, r1, r2, r3 := maskRows[l[0]&all], maskRows[l[1]&all], maskRows[l[2]&all], maskRows[l[3]&all]
+			o := mb[6*i : 6*i+24 : 6*i+24]
+			binary.LittleEndian.PutUint64(o[0:], r0|r1<<48)
+			binary.LittleEndian.PutUint64(o[8:], r1>>16|r2<<32)
+			binary.LittleEndian.PutUint64(o[16:], r2>>32|r3<<16)
+		}
+	} else {
+		for ; i*p+8 <= len(mb); i++ {
+			binary.LittleEndian.PutUint64(mb[i*p:], maskRows[legal[i]&all])
+		}
 	}
-	for ; i < len(legal); i++ {
-		row, m := mb[i*p:(i+1)*p], maskRows[legal[i]&(1<<env.MaxActions-1)]
+	for ; i < n; i++ {
+		row, m := mb[i*p:(i+1)*p], maskRows[legal[i]&all]
 		for a := range row {
 			row[a] = byte(m >> (8 * a))
 		}

@@ -32,6 +32,29 @@ func BenchmarkVecEnvStep(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4096, "ns/step")
 }
 
+// BenchmarkVecEnvStepInto is BenchmarkVecEnvStep writing each step into
+// the other of two sets (what a copy=True VecEnv does, the caller keeping
+// the last step's arrays).
+func BenchmarkVecEnvStepInto(b *testing.B) {
+	e, err := NewVecEnv(VecConfig{N: 4096, Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	sets := [2]*Buffers{newBenchBuffers(e), newBenchBuffers(e)}
+	sets[1].Actions = sets[0].Actions
+	rng := uint64(1)
+	k := 0
+	for b.Loop() {
+		env.RandomActions(sets[0].Actions, e.Vec().Legal(), &rng)
+		if err := e.StepInto(sets[1-k], sets[k]); err != nil {
+			b.Fatal(err)
+		}
+		k = 1 - k
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4096, "ns/step")
+}
+
 func BenchmarkVecStep(b *testing.B) {
 	e, err := NewVecEnv(VecConfig{N: 4096, Workers: 1})
 	if err != nil {
@@ -59,5 +82,18 @@ func BenchmarkVecEnvWrite(b *testing.B) {
 	buf := newBenchBuffers(e)
 	for b.Loop() {
 		e.write(buf)
+	}
+}
+
+// BenchmarkWriteMask is the bool masks and bit sets of 4096 games.
+func BenchmarkWriteMask(b *testing.B) {
+	e, err := NewVecEnv(VecConfig{N: 4096, Workers: 1, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	buf := newBenchBuffers(e)
+	for b.Loop() {
+		writeMask(buf.Mask, buf.Legal, e.Vec().Legal(), e.Actions())
 	}
 }

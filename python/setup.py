@@ -6,6 +6,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -33,8 +34,9 @@ class BuildPyWithGo(build_py):
         out = os.path.abspath(os.path.join(self.build_lib, "urim", LIB))
         go = find_go()
         module = os.path.exists(os.path.join(ROOT, "go.mod")) and os.path.isdir(os.path.join(ROOT, "cmd", "liburim"))
-        if go and module and os.environ.get("URIM_SKIP_GO_BUILD") != "1":
-            self.announce(f"building {LIB} with {go} (go build -buildmode=c-shared ./cmd/liburim)", level=2)
+        skip = os.environ.get("URIM_SKIP_GO_BUILD") == "1"
+        if go and module and not skip:
+            print(f"urim: building {LIB} with {go} (go build -buildmode=c-shared ./cmd/liburim)", file=sys.stderr)
             env = dict(os.environ, CGO_ENABLED="1")
             try:
                 subprocess.run([go, "build", "-buildmode=c-shared", "-trimpath", "-o", out, "./cmd/liburim"],
@@ -48,11 +50,14 @@ class BuildPyWithGo(build_py):
             return
         src = os.path.join(HERE, "urim", LIB)
         if not os.path.exists(src):
-            why = "Go is not on the PATH" if not go else f"the Go module is not at {ROOT}"
+            why = ("URIM_SKIP_GO_BUILD=1" if skip else "Go is not on the PATH" if not go
+                   else f"the Go module is not at {ROOT}")
             raise SystemExit(f"urim: {LIB} is missing and cannot be built ({why}): install Go 1.26 and run "
                              f"`pip install ./python` again, or build it with scripts/build_python.sh first")
-        if not os.path.exists(out):
-            self.copy_file(src, out)
+        print(f"urim: shipping the prebuilt {src}", file=sys.stderr)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        shutil.copyfile(src, out)  # over whatever an earlier build left in build/
+        os.chmod(out, 0o755)
 
 
 class BinaryDistribution(Distribution):

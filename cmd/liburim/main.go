@@ -38,6 +38,9 @@ type object struct {
 	mu   sync.Mutex
 	v    any
 	bufs *C.urim_buffers // a VecEnv's buffer addresses, in C memory
+	// vbufs views bufs as the slices capi takes, built once by
+	// urim_vec_set_buffers (no allocation per step).
+	vbufs *capi.Buffers
 }
 
 func newHandle(v any, out *C.uintptr_t) {
@@ -167,7 +170,7 @@ func urim_free(h C.uintptr_t) {
 	}
 	if o.bufs != nil {
 		C.free(unsafe.Pointer(o.bufs))
-		o.bufs = nil
+		o.bufs, o.vbufs = nil, nil
 	}
 	o.v = nil
 	cgo.Handle(h).Delete()

@@ -11,15 +11,16 @@ import (
 	"unsafe"
 
 	"github.com/urim-rl/urim/capi"
+	"github.com/urim-rl/urim/env"
 )
 
 // vecBuffers views the caller's buffers as the slices of one call.
-func vecBuffers(e *capi.VecEnv, b *C.urim_buffers) (*capi.Buffers, error) {
+func vecBuffers(e *capi.VecEnv, b *C.urim_buffers) (capi.Buffers, error) {
 	if b == nil {
-		return nil, capi.Errorf(capi.ErrArg, "urim_vec: no buffers set (call urim_vec_set_buffers first)")
+		return capi.Buffers{}, capi.Errorf(capi.ErrArg, "urim_vec: no buffers set (call urim_vec_set_buffers first)")
 	}
 	n, d, p := e.Len(), e.ObsDim(), e.Actions()
-	out := &capi.Buffers{
+	out := capi.Buffers{
 		Obs:        goBytes((*float32)(unsafe.Pointer(b.obs)), n*d),
 		Mask:       goBytes((*bool)(unsafe.Pointer(b.mask)), n*p),
 		Rewards:    goBytes((*float32)(unsafe.Pointer(b.rewards)), n),
@@ -32,7 +33,29 @@ func vecBuffers(e *capi.VecEnv, b *C.urim_buffers) (*capi.Buffers, error) {
 		Legal:      goBytes((*uint8)(unsafe.Pointer(b.legal)), n),
 		Actions:    goBytes((*int32)(unsafe.Pointer(b.actions)), n),
 	}
+	if out.Obs == nil || out.Mask == nil || out.Rewards == nil || out.Rewards2 == nil || out.Terminated == nil ||
+		out.Truncated == nil || out.ToMove == nil || out.Legal == nil || out.Actions == nil ||
+		(e.Options().AutoReset == env.AutoResetSameStep && (out.FinalObs == nil || out.HasFinal == nil)) {
+		return capi.Buffers{}, capi.Errorf(capi.ErrArg, "urim_vec: a NULL buffer")
+	}
 	return out, nil
+}
+
+// setBuffers is the set of urim_vec_set_buffers, as slices (built once).
+func setBuffers(o *object) (*capi.Buffers, error) {
+	if o.vbufs == nil {
+		return nil, capi.Errorf(capi.ErrArg, "urim_vec: no buffers set (call urim_vec_set_buffers first)")
+	}
+	return o.vbufs, nil
+}
+
+// intoBuffers views the out and prev sets of a call of the _into functions.
+func intoBuffers(e *capi.VecEnv, out, prev *C.urim_buffers) (o, p capi.Buffers, err error) {
+	if o, err = vecBuffers(e, out); err != nil {
+		return
+	}
+	p, err = vecBuffers(e, prev)
+	return
 }
 
 // urim_vec_new builds a VecEnv from the JSON of capi.VecConfig.
@@ -86,11 +109,6 @@ func urim_vec_set_buffers(h C.uintptr_t, b *C.urim_buffers, err *C.char, errlen 
 		c := (*C.urim_buffers)(C.malloc(C.size_t(unsafe.Sizeof(C.urim_buffers{}))))
 		*c = *b
 		bufs, e := vecBuffers(v, c)
-		if e == nil && (bufs.Obs == nil || bufs.Mask == nil || bufs.Rewards == nil || bufs.Rewards2 == nil ||
-			bufs.Terminated == nil || bufs.Truncated == nil || bufs.ToMove == nil || bufs.Legal == nil || bufs.Actions == nil ||
-			(v.Options().AutoReset.String() == "same_step" && (bufs.FinalObs == nil || bufs.HasFinal == nil))) {
-			e = capi.Errorf(capi.ErrArg, "urim_vec_set_buffers: a NULL buffer")
-		}
 		if e != nil {
 			C.free(unsafe.Pointer(c))
 			return e
@@ -98,17 +116,20 @@ func urim_vec_set_buffers(h C.uintptr_t, b *C.urim_buffers, err *C.char, errlen 
 		if o.bufs != nil {
 			C.free(unsafe.Pointer(o.bufs))
 		}
-		o.bufs = c
+		o.bufs, o.vbufs = c, &bufs
 		return nil
 	}), err, errlen)
 	return
 }
 
+// urim_vec_step plays the actions buffer and writes the tensors into the
+// buffers of urim_vec_set_buffers.
+//
 //export urim_vec_step
 func urim_vec_step(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
 	defer guard(&code, err, errlen)
 	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
-		b, e := vecBuffers(v, o.bufs)
+		b, e := setBuffers(o)
 		if e != nil {
 			return e
 		}
@@ -125,7 +146,7 @@ func urim_vec_step(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_t
 func urim_vec_random_actions(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
 	defer guard(&code, err, errlen)
 	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
-		b, e := vecBuffers(v, o.bufs)
+		b, e := setBuffers(o)
 		if e != nil {
 			return e
 		}
@@ -140,7 +161,7 @@ func urim_vec_random_actions(h C.uintptr_t, err *C.char, errlen C.int64_t) (code
 func urim_vec_reset(h C.uintptr_t, hasSeed C.int32_t, seed C.uint64_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
 	defer guard(&code, err, errlen)
 	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
-		b, e := vecBuffers(v, o.bufs)
+		b, e := setBuffers(o)
 		if e != nil {
 			return e
 		}
@@ -160,7 +181,7 @@ func urim_vec_reset(h C.uintptr_t, hasSeed C.int32_t, seed C.uint64_t, err *C.ch
 func urim_vec_reset_mask(h C.uintptr_t, sel *C.uint8_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
 	defer guard(&code, err, errlen)
 	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
-		b, e := vecBuffers(v, o.bufs)
+		b, e := setBuffers(o)
 		if e != nil {
 			return e
 		}
@@ -168,6 +189,65 @@ func urim_vec_reset_mask(h C.uintptr_t, sel *C.uint8_t, err *C.char, errlen C.in
 			return capi.Errorf(capi.ErrArg, "urim_vec_reset_mask: no mask")
 		}
 		return v.ResetMask(b, goBytes((*bool)(unsafe.Pointer(sel)), v.Len()))
+	}), err, errlen)
+	return
+}
+
+// urim_vec_step_into plays the actions of out (an urim_buffers like those
+// of urim_vec_set_buffers) and writes every tensor into out, a set that need
+// not hold anything, carrying over from prev, the set the previous call
+// wrote, what the step leaves (capi.VecEnv.StepInto; out == prev is
+// urim_vec_step into that set). Neither set is kept.
+//
+//export urim_vec_step_into
+func urim_vec_step_into(h C.uintptr_t, out, prev *C.urim_buffers, err *C.char, errlen C.int64_t) (code C.int32_t) {
+	defer guard(&code, err, errlen)
+	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
+		b, p, e := intoBuffers(v, out, prev)
+		if e != nil {
+			return e
+		}
+		return v.StepInto(&b, &p)
+	}), err, errlen)
+	return
+}
+
+// urim_vec_reset_into is urim_vec_reset writing into out, with prev as in
+// urim_vec_step_into.
+//
+//export urim_vec_reset_into
+func urim_vec_reset_into(h C.uintptr_t, out, prev *C.urim_buffers, hasSeed C.int32_t, seed C.uint64_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
+	defer guard(&code, err, errlen)
+	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
+		b, p, e := intoBuffers(v, out, prev)
+		if e != nil {
+			return e
+		}
+		var s *uint64
+		if hasSeed != 0 {
+			x := uint64(seed)
+			s = &x
+		}
+		return v.ResetInto(&b, &p, s)
+	}), err, errlen)
+	return
+}
+
+// urim_vec_reset_mask_into is urim_vec_reset_mask writing into out, with
+// prev as in urim_vec_step_into.
+//
+//export urim_vec_reset_mask_into
+func urim_vec_reset_mask_into(h C.uintptr_t, out, prev *C.urim_buffers, sel *C.uint8_t, err *C.char, errlen C.int64_t) (code C.int32_t) {
+	defer guard(&code, err, errlen)
+	finish(&code, with(h, func(o *object, v *capi.VecEnv) error {
+		b, p, e := intoBuffers(v, out, prev)
+		if e != nil {
+			return e
+		}
+		if sel == nil {
+			return capi.Errorf(capi.ErrArg, "urim_vec_reset_mask_into: no mask")
+		}
+		return v.ResetMaskInto(&b, &p, goBytes((*bool)(unsafe.Pointer(sel)), v.Len()))
 	}), err, errlen)
 	return
 }

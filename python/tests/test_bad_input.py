@@ -152,6 +152,23 @@ def test_stale_and_wrong_handles():
         _lib.call("urim_game_step", h, 0)
     with pytest.raises(urim.ArgumentError, match="config"):
         _lib.call("urim_vec_new", b"{not json", ctypes.byref(_lib.u()))
+    # The _into calls take their sets with the call: missing or NULL ones are refused.
+    env = urim.VecEnv(4)
+    env.reset()
+    s = env._cur
+    for out, prev in ((None, None), (s.ref, None), (None, s.ref)):
+        with pytest.raises(urim.ArgumentError, match="no buffers"):
+            _lib.call("urim_vec_step_into", env._h, out, prev)
+        with pytest.raises(urim.ArgumentError, match="no buffers"):
+            _lib.call("urim_vec_reset_into", env._h, out, prev, 0, 0)
+    holey = _lib.Buffers()
+    ctypes.memmove(ctypes.byref(holey), s.ref, ctypes.sizeof(holey))
+    holey.legal = None
+    with pytest.raises(urim.ArgumentError, match="NULL buffer"):
+        _lib.call("urim_vec_step_into", env._h, ctypes.byref(holey), s.ref)
+    with pytest.raises(urim.ArgumentError, match="no mask"):
+        _lib.call("urim_vec_reset_mask_into", env._h, s.ref, s.ref, None)
+    env.step(env.random_actions())  # nothing moved: still works
 
 
 def test_unknown_and_bad_specs():

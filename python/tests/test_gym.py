@@ -188,6 +188,10 @@ def test_aec_dead_step_and_rewards_once():
     final = g.final_rewards()
     assert summed == {"player_0": pytest.approx(float(final[0])), "player_1": pytest.approx(float(final[1]))}
     assert g.agents == [] and g.rewards == {}
+    # AECEnv's properties, with or without pettingzoo.
+    assert g.num_agents == 0 and g.max_num_agents == 2 and g.unwrapped is g
+    g.reset()
+    assert g.num_agents == 2
 
 
 def test_aec_each_agent_its_own_view():
@@ -213,32 +217,174 @@ def test_clone_of_rules_file_game_resets():
     assert c.ply == 0 and c.num_actions == g.num_actions
 
 
-# The real packages, when importable.
+# The real packages, when importable (python/tests skips these without them;
+# docs/python.md says which versions they were run with).
 
-def test_gymnasium_subclass_and_checker():
+def test_gymnasium_check_env_make_and_make_vec():
     gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
     assert isinstance(urim.VecEnv(2), gym.vector.VectorEnv)
     assert isinstance(urim.gym.UrimEnv(), gym.Env)
-    check_env(urim.gym.UrimEnv())
-    e = gym.make("urim/Urim-v0")
-    e.reset(seed=0)
+    for kw in ({}, {"opponent": "random"}, {"opponent": "random", "seat": 1}, {"render_mode": "ansi"},
+               {"render_mode": "human"}, {"illegal": "random"}):
+        check_env(urim.gym.UrimEnv(**kw))
+    check_env(gym.make("urim/Urim-v0").unwrapped)  # with its spec: every render mode, and close twice
+    e = gym.make("urim/Urim-v0", opponent="random")  # through PassiveEnvChecker and OrderEnforcing
+    assert isinstance(e.unwrapped, urim.gym.UrimEnv)
+    obs, info = e.reset(seed=1)
+    ended = 0
+    for _ in range(600):
+        obs, r, te, tr, info = e.step(e.action_space.sample(mask=info["action_mask"]))
+        if te or tr:
+            ended += 1
+            obs, info = e.reset()
+    assert ended > 0
     v = gym.make_vec("urim/Urim-v0", num_envs=4, vectorization_mode="vector_entry_point")
     assert type(v) is urim.VecEnv
+    s = gym.make_vec("urim/Urim-v0", num_envs=3, vectorization_mode="sync")  # Gymnasium's own, of UrimEnv
+    obs, info = s.reset(seed=0)
+    for _ in range(100):
+        obs, *_, info = s.step(np.array([s.single_action_space.sample(mask=m) for m in info["action_mask"]]))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_gymnasium_vector_wrappers(mode):
+    """Every vector wrapper of Gymnasium's that fits a Discrete action
+    space takes a VecEnv; those Gymnasium itself restricts to some
+    autoreset modes refuse the others with its own error."""
+    gym = pytest.importorskip("gymnasium")
     from gymnasium.wrappers import vector as vw
-    w = vw.RecordEpisodeStatistics(urim.VecEnv(8, illegal="random"))
-    w.reset(seed=0)
-    for _ in range(400):
-        w.step(w.action_space.sample())
+
+    def mk():
+        return urim.VecEnv(16, autoreset=mode, illegal="random")
+
+    def play(w, steps=300):
+        w.reset(seed=0)
+        for _ in range(steps):
+            out = w.step(w.unwrapped.random_actions().copy())
+        return out
+
+    w = vw.RecordEpisodeStatistics(mk())
+    play(w, 600)
     assert w.episode_count > 0
+    info = play(vw.DictInfoToList(vw.RecordEpisodeStatistics(mk())))[4]
+    assert isinstance(info, list) and len(info) == 16
+    for w in (vw.ClipReward(mk(), min_reward=-0.5, max_reward=0.5), vw.NormalizeReward(mk()),
+              vw.TransformReward(mk(), lambda r: 2 * r)):
+        play(w)
+    for cls, args in ((vw.NormalizeObservation, ()), (vw.TransformObservation, (lambda o: o * 2,)),
+                      (vw.DtypeObservation, (np.float64,)), (vw.RescaleObservation, (0.0, 1.0)),
+                      (vw.FlattenObservation, ())):
+        try:
+            w = cls(mk(), *args)
+        except (ValueError, AssertionError) as e:
+            assert mode != "next_step" and "autoreset_mode" in str(e), e
+            continue
+        play(w)
 
 
-def test_pettingzoo_subclass_and_checkers():
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_vec_env_equals_gymnasium_sync_vector_env(mode):
+    """urim.VecEnv against Gymnasium's SyncVectorEnv of urim.gym.UrimEnv,
+    the same actions: every observation, reward, flag, mask and final
+    observation equal, step for step."""
+    gym = pytest.importorskip("gymnasium")
+    n = 8
+    s = gym.vector.SyncVectorEnv([urim.gym.UrimEnv for _ in range(n)], autoreset_mode=urim.VecEnv(1, autoreset=mode)
+                                 .metadata["autoreset_mode"])
+    v = urim.VecEnv(n, autoreset=mode)
+    (so, si), (vo, vi) = s.reset(seed=5), v.reset(seed=5)
+    np.testing.assert_array_equal(so, vo)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for t in range(600):
+        m = vi["action_mask"]
+        a = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in m])
+        so, sr, ste, stt, si = s.step(a)
+        vo, vr, vte, vtt, vi = v.step(a)
+        np.testing.assert_array_equal(so, vo)
+        np.testing.assert_array_equal(sr.astype(np.float32), vr)
+        np.testing.assert_array_equal(ste, vte)
+        np.testing.assert_array_equal(stt, vtt)
+        np.testing.assert_array_equal(si["action_mask"], vi["action_mask"])
+        np.testing.assert_array_equal(si["current_player"], vi["current_player"])
+        if mode == "same_step":
+            ended = si.get("_final_obs", np.zeros(n, bool))
+            np.testing.assert_array_equal(ended, vi["_final_obs"])
+            np.testing.assert_array_equal(si.get("_final_info", np.zeros(n, bool)), vi["_final_info"])
+            for i in np.flatnonzero(ended):
+                np.testing.assert_array_equal(si["final_obs"][i], vi["final_obs"][i])
+        done = vte | vtt
+        ends += int(done.sum())
+        if mode == "disabled" and done.any():
+            (so, si), (vo, vi) = s.reset(options={"reset_mask": done}), v.reset(options={"reset_mask": done})
+            np.testing.assert_array_equal(so, vo)
+    assert ends > 30
+
+
+def test_pettingzoo_checkers():
     pz = pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test, seed_test
+    from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+    from pettingzoo.utils import average_total_reward
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
     assert isinstance(urim.Game(), pz.AECEnv)
-    api_test(urim.pettingzoo.env(), num_cycles=200)
-    seed_test(urim.pettingzoo.env, num_cycles=200)
+    for make in (urim.pettingzoo.env, urim.pettingzoo.raw_env):
+        api_test(make(), num_cycles=300)
+        seed_test(make, num_cycles=200)
+    render_test(urim.pettingzoo.env)
+    parallel_api_test(turn_based_aec_to_parallel(urim.pettingzoo.env()), num_cycles=200)
+    # Unmasked random actions: the TerminateIllegalWrapper of env() ends a
+    # game on an illegal one, as in PettingZoo's classic games.
+    average_total_reward(urim.pettingzoo.env(), max_episodes=3)
+
+
+def test_pettingzoo_env_wraps_as_classic_games():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.utils import wrappers
+    e = urim.pettingzoo.env()
+    chain = []
+    while hasattr(e, "env"):
+        chain.append(type(e))
+        e = e.env
+    assert chain == [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper,
+                     wrappers.TerminateIllegalWrapper] and type(e) is urim.Game
+    # An illegal move ends the game: -1 to the mover, 0 to the other,
+    # then each agent's dead step.
+    g = urim.pettingzoo.env()
+    g.reset()
+    mover = None
+    for agent in g.agent_iter():
+        obs, r, te, tr, info = g.last()
+        if te or tr:
+            g.step(None)
+            continue
+        empty = np.flatnonzero(obs["action_mask"] == 0)
+        if len(empty):
+            mover = agent
+            g.step(int(empty[0]))
+            assert all(g.terminations.values()) and g.rewards[mover] == -1
+            assert sum(g.rewards.values()) == -1
+            continue
+        g.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert mover is not None and not g.agents
+
+
+def test_render_modes(capsys):
+    """render_mode "ansi" returns the notation, "human" prints it (PettingZoo's
+    render_test and Gymnasium's checker make one of each mode listed)."""
+    for make in (urim.Game, urim.gym.UrimEnv):
+        assert make.metadata["render_modes"] == ["human", "ansi"]
+        e = make(render_mode="ansi")
+        e.reset()
+        text = e.render()
+        assert text.startswith("3,3,3,3,3,3/3,3,3,3,3,3") and text.endswith("\n")
+        h = make(render_mode="human")
+        h.reset()
+        capsys.readouterr()
+        assert h.render() is None and capsys.readouterr().out == text
+        assert make().render() is None
+        with pytest.raises(ValueError, match="render_mode"):
+            make(render_mode="rgb_array")
 
 
 def test_agent_act_refuses_vec_handle():

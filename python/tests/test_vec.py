@@ -177,3 +177,95 @@ def test_random_actions_drawn_in_go():
     env.close()
     with pytest.raises(urim.ClosedError):
         env.random_actions()
+
+
+def _result_arrays(r):
+    """The arrays of a reset's (obs, info) or a step's (obs, rewards,
+    terminated, truncated, info), by name."""
+    info = r[-1]
+    out = {"obs": r[0], **{k: v for k, v in info.items() if isinstance(v, np.ndarray)}}
+    if len(r) == 5:
+        out.update(step_rewards=r[1], terminated=r[2], truncated=r[3])
+    if "final_info" in info:
+        out["final_info.rewards"] = info["final_info"]["rewards"]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_copy_true_writes_fresh_sets_equal_to_copy_false(mode):
+    """copy=True (the default) has the library write each call into a set
+    nobody holds: every tensor equals copy=False's, step after step, resets
+    included, and a result the caller keeps (an array, a view of one, the
+    info dict) never changes afterwards."""
+    n = 24
+    kw = dict(autoreset=mode, seed=3, opening_plies=2, illegal="random")
+    a, b = urim.VecEnv(n, **kw), urim.VecEnv(n, copy=False, **kw)
+
+    def same(ra, rb):
+        xa, xb = _result_arrays(ra), _result_arrays(rb)
+        assert xa.keys() == xb.keys()
+        for k in xa:
+            np.testing.assert_array_equal(xa[k], xb[k], err_msg=k)
+        assert xa["obs"] is not xb["obs"]
+
+    same(a.reset(), b.reset())
+    kept = []
+    for t in range(400):
+        act = ((np.arange(n) + t) % 6).astype(np.int32)  # illegal ones too: both replace them alike
+        ra, rb = a.step(act), b.step(act)
+        same(ra, rb)
+        if t % 37 == 0:
+            obs, info = ra[0], ra[4]
+            kept.append((obs[2:5], info, obs[2:5].copy(), {k: v.copy() for k, v in _result_arrays(ra).items()}))
+            del obs, info
+        if mode == "disabled" and t % 25 == 24:
+            done = ra[2] | ra[3]
+            same(a.reset(options={"reset_mask": done}), b.reset(options={"reset_mask": done}))
+        if t == 200:
+            same(a.reset(seed=9), b.reset(seed=9))
+        del ra, rb
+    for view, info, view0, arrays0 in kept:
+        np.testing.assert_array_equal(view, view0)
+        for k, v in arrays0.items():
+            if k in info:
+                np.testing.assert_array_equal(info[k], v, err_msg=k)
+    assert len(a._pool) <= 4
+
+
+def test_copy_true_reuses_the_sets_nobody_holds():
+    """A loop that keeps nothing gets its arrays from a few sets, written
+    in turn; a set any array of which is held (a memoryview too) is
+    skipped."""
+    env = urim.VecEnv(64, seed=1)
+    obs, info = env.reset()
+    seen = set()
+    for _ in range(200):
+        obs, rewards, term, trunc, info = env.step(env.random_actions())
+        seen.add(obs.ctypes.data)
+    assert len(seen) <= 3
+    held = memoryview(info["legal"])  # the caller keeps one array of the current set
+    snap = np.array(held)
+    for _ in range(50):
+        obs, rewards, term, trunc, info = env.step(env.random_actions())
+        assert info["legal"].ctypes.data != np.asarray(held).ctypes.data
+    np.testing.assert_array_equal(np.asarray(held), snap)
+
+
+def test_copy_true_with_buffers_of_the_callers():
+    """set_buffers on a copy=True env: the library writes the caller's
+    arrays from then on and each step returns copies of them, which later
+    steps leave alone."""
+    env = urim.VecEnv(8, seed=4)
+    obs, info = env.reset()
+    mine = np.zeros((8, env.obs_dim), np.float32)
+    env.set_buffers(obs=mine)
+    np.testing.assert_array_equal(mine, obs)
+    o1, *_ = env.step(env.random_actions())
+    assert o1 is not mine
+    np.testing.assert_array_equal(o1, mine)
+    keep = o1.copy()
+    o2, *_ = env.step(env.random_actions())
+    np.testing.assert_array_equal(o2, mine)
+    np.testing.assert_array_equal(o1, keep)
+    assert not np.array_equal(obs, o2) or not np.array_equal(o1, o2)
+

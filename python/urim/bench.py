@@ -11,9 +11,12 @@ compare: absolute figures move with the machine's load).
   time. Three Python rows: the defaults (VecEnv(n): copy=True,
   num_threads=1) with the actions drawn in Go, as the Go loop draws them
   (like with like), the defaults with the actions drawn in NumPy, and
-  copy=False (num_threads=1) with the NumPy draw. Each
-  ratio is printed as the min-max over the rounds (each round's Python run
-  over the same round's Go run) and the ratio of the bests.
+  copy=False (num_threads=1) with the NumPy draw. Each ratio is printed
+  as the min-max and the median over the rounds (each round's Python run
+  over the same round's Go run) and as the ratio of the bests; on a
+  loaded machine the median is the steadiest of them. The load average is
+  printed before and after, since other jobs on the machine move the
+  ratios (they share the caches even when CPU time is what counts).
 - Agent("mcts:sims=200").act_batch on 256 positions against the same agent
   playing the same positions in a Go loop (CPU time, the best of the
   rounds, alternating which side goes first).
@@ -22,6 +25,8 @@ compare: absolute figures move with the machine's load).
 import argparse
 import ctypes
 import json
+import os
+import statistics
 import sys
 import time
 
@@ -148,6 +153,9 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print JSON")
     args = ap.parse_args(argv)
     rows = []
+    load = [os.getloadavg()]
+    if not args.json:
+        print("load average %.2f %.2f %.2f (1, 5, 15 min), %d cores" % (*load[0], os.cpu_count()), flush=True)
     for n in [int(x) for x in args.sizes.split(",")]:
         steps = args.steps if n > 1 else min(args.steps, 100_000)
         rates = vec(n, steps, args.rounds)
@@ -155,14 +163,15 @@ def main(argv=None):
         for name in SIDES:
             py = rates[name]
             per_round = [p / g for p, g in zip(py, go)]
+            median = statistics.median(per_round)
             rows.append({"what": "vec", "settings": name, "n": n, "python_steps_per_sec": max(py),
                          "go_steps_per_sec": max(go), "ratio": max(py) / max(go),
-                         "ratio_min": min(per_round), "ratio_max": max(per_round)})
+                         "ratio_min": min(per_round), "ratio_median": median, "ratio_max": max(per_round)})
             if not args.json:
                 label = LABELS[name]
                 print(f"VecEnv({n:5d}) {label:26s} Python {max(py) / 1e6:6.2f} M steps/CPU-s   Go (1 worker) "
                       f"{max(go) / 1e6:6.2f}   Python/Go {min(per_round):.2f}-{max(per_round):.2f} by round, "
-                      f"{max(py) / max(go):.2f} of the bests", flush=True)
+                      f"median {median:.2f}, {max(py) / max(go):.2f} of the bests", flush=True)
     if args.positions > 0:
         py, go = acts(args.spec, args.positions, rounds=args.rounds)
         rows.append({"what": "act_batch", "spec": args.spec, "positions": args.positions, "python_seconds": py,
@@ -170,9 +179,13 @@ def main(argv=None):
         if not args.json:
             print(f"Agent({args.spec!r}).act_batch on {args.positions} positions: Python {py * 1e3:.1f} CPU-ms   "
                   f"Go {go * 1e3:.1f} CPU-ms   Python/Go {py / go:.3f}", flush=True)
+    load.append(os.getloadavg())
     if args.json:
-        json.dump(rows, sys.stdout, indent=2)
+        json.dump({"rows": rows, "load_average": {"before": load[0], "after": load[1]}, "cores": os.cpu_count()},
+                  sys.stdout, indent=2)
         print()
+    else:
+        print("load average %.2f %.2f %.2f after" % load[1], flush=True)
     return 0
 
 

@@ -38,12 +38,12 @@ class Game(_AECBase):
     writes it) and ``probe(table)`` (the endgame tablebase's report).
     """
 
-    metadata = {"name": "urim_v0", "is_parallelizable": False, "render_modes": ["ansi"]}
+    metadata = {"name": "urim_v0", "is_parallelizable": False, "render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, rules="urim", encoding="compact", position=None, reward="match_points", render_mode=None,
                  _handle=None):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"urim.Game: render_mode {render_mode!r}: want None or 'ansi'")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"urim.Game: render_mode {render_mode!r}: want None, 'human' or 'ansi'")
         self.render_mode = render_mode
         self._h = _lib.u()
         if _handle is not None:
@@ -180,6 +180,18 @@ class Game(_AECBase):
         if st[1] or st[2]:
             self._end(st)
 
+    @property
+    def num_agents(self):
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self):
+        return len(self.possible_agents)
+
+    @property
+    def unwrapped(self):
+        return self
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 
@@ -195,8 +207,9 @@ class Game(_AECBase):
         obs, mask = self.observation()
         if AGENTS.index(agent) != int(self._st[0]):
             obs = self._other_view(obs)
-        if agent != self.agent_selection or agent not in self.agents or self.is_over():
-            mask[:] = False
+        if (agent != self.agent_selection or agent not in self.agents or self.is_over()
+                or self.terminations.get(agent) or self.truncations.get(agent)):
+            mask[:] = False  # (the last two: a game ended by PettingZoo's TerminateIllegalWrapper)
         return {"observation": obs, "action_mask": mask.astype(np.int8)}
 
     def _other_view(self, obs):
@@ -275,8 +288,13 @@ class Game(_AECBase):
             self.rewards[x] = 0.0
 
     def render(self):
-        """The position in urim's notation (render_mode "ansi"), else None."""
-        return self.notation() + "\n" if self.render_mode == "ansi" else None
+        """The position in urim's notation: returned (render_mode "ansi"),
+        printed ("human", returning None), else None."""
+        if self.render_mode == "ansi":
+            return self.notation() + "\n"
+        if self.render_mode == "human":
+            print(self.notation(), flush=True)
+        return None
 
     def close(self):
         if not self._closed:

@@ -28,10 +28,11 @@ class UrimEnv(Seeded, EnvBase):
     ``illegal``: ``error`` raises urim.IllegalActionError and changes
     nothing, ``loss`` ends the game lost by the mover (reward -1),
     ``random`` plays a random legal move instead (drawn from np_random).
-    ``render_mode="ansi"``: render() returns the position's notation.
+    ``render_mode="ansi"``: render() returns the position's notation;
+    ``"human"`` prints it.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, rules="urim", encoding="compact", reward="match_points", opponent=None, seat=0,
                  illegal="error", render_mode=None):
@@ -39,8 +40,8 @@ class UrimEnv(Seeded, EnvBase):
             raise ValueError(f"urim.gym.UrimEnv: illegal {illegal!r}: want one of {', '.join(ILLEGAL)}")
         if seat not in (0, 1):
             raise ValueError(f"urim.gym.UrimEnv: seat must be 0 or 1, got {seat!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"urim.gym.UrimEnv: render_mode {render_mode!r}: want None or 'ansi'")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"urim.gym.UrimEnv: render_mode {render_mode!r}: want None, 'human' or 'ansi'")
         self.render_mode = render_mode
         self._game = Game(rules, encoding=encoding, reward=reward)
         self._illegal, self._seat = illegal, seat
@@ -114,8 +115,12 @@ class UrimEnv(Seeded, EnvBase):
         return {"action_mask": self._game.action_mask(), "current_player": self._game.to_move}
 
     def render(self):
+        """The position's notation: returned (render_mode "ansi"), printed
+        ("human", returning None), else None."""
         if self.render_mode == "ansi":
             return self._game.notation() + "\n"
+        if self.render_mode == "human":
+            print(self._game.notation(), flush=True)
         return None
 
     def close(self):

@@ -3,7 +3,9 @@ API, writing into NumPy arrays that Python owns."""
 
 import ctypes
 import json
+import sys
 import threading
+from threading import get_ident
 
 import numpy as np
 
@@ -42,8 +44,13 @@ class VecEnv(Seeded, VectorEnvBase):
     ``info["final_obs"]`` keeps the last observation) or ``disabled``
     (finished games wait for ``reset(options={"reset_mask": m})``).
 
-    The arrays returned are copies unless ``copy=False``, in which case
-    they are the buffers the library writes (valid until the next step).
+    The arrays returned are the caller's to keep unless ``copy=False``,
+    in which case they are the buffers the library writes (valid until the
+    next step). With ``copy=True`` (the default) nothing is copied: the
+    library writes each step straight into a set of arrays nobody else
+    holds (a small pool, reused once the caller has dropped every array of
+    a set, as a reference count says), so a result stays as it was for as
+    long as anything refers to it.
 
     illegal: ``error`` (raise, no game moves), ``loss`` (the mover loses
     that game) or ``random`` (a random legal move is played instead, so an
@@ -86,8 +93,7 @@ class VecEnv(Seeded, VectorEnvBase):
         self._mask_dtype = MASK_DTYPES[mask_dtype]
         self._copy = bool(copy)
         self._n1 = (int(num_envs),)
-        self._step = _lib.lib.urim_vec_step
-        self._draw = _lib.lib.urim_vec_random_actions
+        self._draw = _lib.unchecked("urim_vec_random_actions")  # (handle, err, errlen): ctypes objects only
         self._err = ctypes.create_string_buffer(_lib.ERRLEN)
         info = _lib.blob_json("urim_vec_info", self._h)
         self.num_envs, self.obs_dim, self.num_actions = info["num_envs"], info["obs_dim"], info["actions"]
@@ -102,18 +108,46 @@ class VecEnv(Seeded, VectorEnvBase):
         # Every game has every info key: one read-only all-true mask for their _k.
         self._all = np.ones(n, np.bool_)
         self._all.flags.writeable = False
-        self._buf = {
+        self._same = self._mode == "same_step"
+        self._actions = np.zeros(n, np.int32)  # read by every step; random_actions writes it
+        self._buf = self._new_arrays()
+        # copy=True: each call writes a fresh set (_Set) of the pool through
+        # the _into functions, carrying over from the current one (_cur);
+        # copy=False, or arrays of the caller's: every call rewrites _buf.
+        self._fresh = self._copy
+        self._pool = self._cur = self._reg = None
+        if self._fresh:
+            self._cur = _Set(self._buf, self._actions)
+            self._pool = [self._cur]
+        self._register(self._buf)
+        self._step_into = _lib.unchecked("urim_vec_step_into")  # (handle, out, prev, err, errlen), as _draw
+        self._owner = None  # the thread that first resets or steps it owns it
+
+    def _new_arrays(self):
+        n, d, p = self.num_envs, self.obs_dim, self.num_actions
+        return {
             "obs": np.zeros((n, d), np.float32), "mask": np.zeros((n, p), self._mask_dtype),
             "rewards": np.zeros(n, np.float32), "rewards2": np.zeros((n, 2), np.float32),
             "terminated": np.zeros(n, np.bool_), "truncated": np.zeros(n, np.bool_),
-            "to_move": np.zeros(n, np.int32), "final_obs": None, "has_final": None,
-            "legal": np.zeros(n, np.uint8), "actions": np.zeros(n, np.int32),
+            "to_move": np.zeros(n, np.int32), "legal": np.zeros(n, np.uint8),
+            "final_obs": np.zeros((n, d), np.float32) if self._same else None,
+            "has_final": np.zeros(n, np.bool_) if self._same else None,
         }
-        if self._mode == "same_step":
-            self._buf["final_obs"] = np.zeros((n, d), np.float32)
-            self._buf["has_final"] = np.zeros(n, np.bool_)
-        self.set_buffers(**self._buf)
-        self._owner = None  # the thread that first resets or steps it owns it
+
+    def _take(self):
+        """A set for the next call to write: one of the pool that nobody
+        holds any array of (never the current one, which the call carries
+        over from), else a new one; the pool forgets the oldest set beyond
+        _POOL, which is then the caller's alone."""
+        cur = self._cur
+        for s in self._pool:
+            if s is not cur and s.free():
+                return s
+        s = _Set(self._new_arrays(), self._actions)
+        if len(self._pool) >= _POOL:
+            self._pool.remove(next(x for x in self._pool if x is not cur))
+        self._pool.append(s)
+        return s
 
     # The buffers.
 
@@ -128,6 +162,14 @@ class VecEnv(Seeded, VectorEnvBase):
         n, d, p = self.num_envs, self.obs_dim, self.num_actions
         return {"nd": (n, d), "np": (n, p), "n": (n,), "n2": (n, 2)}[kind]
 
+    def _register(self, arrays):
+        """Hands the library the set every call without a set of its own
+        uses (urim_vec_set_buffers), with the first actions array; with
+        copy=False (or arrays of the caller's) steps write it too."""
+        _lib.call("urim_vec_set_buffers", self._h, ctypes.byref(_buffers(arrays, self._actions)))
+        if not self._fresh:
+            self._reg = _Set(arrays, self._actions)
+
     def set_buffers(self, **arrays):
         """Hands the library the arrays it writes (obs, mask, rewards,
         rewards2, terminated, truncated, to_move, final_obs, has_final) and
@@ -135,33 +177,43 @@ class VecEnv(Seeded, VectorEnvBase):
         writable, C-contiguous array of the exact dtype and shape (a
         torch.from_numpy view works, so observations can land in a tensor;
         mask may be int8 or bool).
-        The env keeps a reference to each, and the library writes the
-        current observations into them at once (reset state is kept)."""
+        The env keeps a reference to each, and they start as copies of the
+        current tensors (reset state is kept). From then on every step
+        rewrites them; with copy=True it returns copies of them."""
         self._check_thread("set_buffers")
-        same = self._mode == "same_step"
-        new = dict(self._buf)
+        cur = self._cur.arrays if self._fresh else self._buf
+        new = dict(cur, actions=self._actions)
         for name, a in arrays.items():
             if name not in self._SPECS:
                 raise TypeError(f"urim.VecEnv.set_buffers: unknown buffer {name!r} (known: {', '.join(self._SPECS)})")
-            if a is None and name in ("final_obs", "has_final") and not same:
-                new[name] = None
+            if a is None and name in ("final_obs", "has_final") and not self._same:
                 continue
             dtype, kind, _ = self._SPECS[name]
             if dtype is None:  # the mask: int8 or bool, both one byte of 0 or 1
                 dtype = np.bool_ if isinstance(a, np.ndarray) and a.dtype == np.bool_ else np.int8
             _lib.check_array(name, a, dtype, self._shape(kind))
             new[name] = a
-        b = _lib.Buffers()
-        for name, (_, _, ctype) in self._SPECS.items():
-            a = new[name]
-            setattr(b, name, _lib.ptr(a, ctype) if a is not None else None)
-        _lib.call("urim_vec_set_buffers", self._h, ctypes.byref(b))
-        # Keep the old contents: the new arrays start as copies of them.
-        for name, a in arrays.items():
-            old = self._buf.get(name)
+        if not arrays:
+            return
+        if self._fresh and set(arrays) != {"actions"}:
+            # The caller may hold the current set: the env's own arrays
+            # from now on are copies of it.
+            new.update({k: a.copy() for k, a in cur.items() if a is not None and new[k] is a})
+            self._fresh, self._pool, self._cur = False, None, None
+        for name, a in new.items():  # the new arrays start as copies of the old ones
+            old = self._actions if name == "actions" else cur.get(name)
             if a is not None and old is not None and a is not old:
                 np.copyto(a, old)
+        a = new.pop("actions")
+        if a is not self._actions:
+            self._actions = a
+            for x in self._pool or ():
+                x.set_actions(a)
+        if self._fresh:
+            self._register(self._cur.arrays)
+            return
         self._buf = new
+        self._register(new)
 
     # Gymnasium's vector API.
 
@@ -171,6 +223,7 @@ class VecEnv(Seeded, VectorEnvBase):
         the games where m is true start again, as Gymnasium's disabled
         autoreset mode expects."""
         self._check_thread("reset")
+        mask = None
         if options and "reset_mask" in options:
             m = np.asarray(options["reset_mask"])
             if m.dtype != np.bool_ or m.shape != (self.num_envs,):
@@ -178,14 +231,26 @@ class VecEnv(Seeded, VectorEnvBase):
                                  f"got {m.dtype} {m.shape}")
             if seed is not None:
                 raise ValueError("urim.VecEnv.reset: give a seed or a reset_mask, not both")
-            m = np.ascontiguousarray(m)
-            _lib.call("urim_vec_reset_mask", self._h, _lib.ptr(m, ctypes.c_uint8))
+            mask = _lib.ptr(np.ascontiguousarray(m), ctypes.c_uint8)
+        elif seed is not None:
+            check_seed("urim.VecEnv.reset", seed)
+            self._np_random, self._np_random_seed = np_random(int(seed))
+        seeded = (0, 0) if seed is None else (1, int(seed))
+        if self._fresh:
+            s = self._take()
+            if mask is not None:
+                _lib.call("urim_vec_reset_mask_into", self._h, s.ref, self._cur.ref, mask)
+            else:
+                _lib.call("urim_vec_reset_into", self._h, s.ref, self._cur.ref, *seeded)
+            self._cur = s
+            b = s.arrays
         else:
-            if seed is not None:
-                check_seed("urim.VecEnv.reset", seed)
-                self._np_random, self._np_random_seed = np_random(int(seed))
-            _lib.call("urim_vec_reset", self._h, 0 if seed is None else 1, 0 if seed is None else int(seed))
-        return self._out(self._buf["obs"]), self._info()
+            if mask is not None:
+                _lib.call("urim_vec_reset_mask", self._h, mask)
+            else:
+                _lib.call("urim_vec_reset", self._h, *seeded)
+            b = self._copies()
+        return b["obs"], self._info(b)
 
     def step(self, actions):
         """Plays one action per game (relative pit numbers of each game's
@@ -193,32 +258,41 @@ class VecEnv(Seeded, VectorEnvBase):
         info). An illegal or out-of-range action raises
         urim.IllegalActionError naming the game, and no game moves (unless
         the env was made with illegal="loss" or "random")."""
-        if self._closed or self._owner != threading.get_ident():
+        if self._closed or self._owner != get_ident():
             self._check_thread("step")
-        a = actions
-        if type(a) is np.ndarray and a.dtype == np.int32 and a.shape == self._n1:
-            if a is not self._buf["actions"]:  # step(env.random_actions()) needs no copy
-                np.copyto(self._buf["actions"], a)
-            code = self._step(self._h, self._err, _lib.ERRLEN)
-            if code:
-                raise _errors.from_code(code, self._err.value.decode("utf-8", "replace"))
-            b, out = self._buf, self._out
-            return out(b["obs"]), out(b["rewards"]), out(b["terminated"]), out(b["truncated"]), self._info()
+        a, buf = actions, self._actions
+        if a is not buf:  # step(env.random_actions()) needs no copy
+            if not (type(a) is np.ndarray and a.dtype == np.int32 and a.shape == self._n1):
+                a = self._check_actions(a)
+            np.copyto(buf, a, casting="unsafe")
+        fresh = self._fresh
+        if fresh:
+            s, prev = self._take(), self._cur
+        else:
+            s = prev = self._reg
+        code = self._step_into(self._h, s.ref, prev.ref, self._err, _ERRLEN)  # ctypes objects only: unchecked
+        if code:
+            raise _errors.from_code(code, self._err.value.decode("utf-8", "replace"))
+        if fresh:
+            self._cur = s
+            b = s.arrays
+        else:
+            b = self._copies()
+        return b["obs"], b["rewards"], b["terminated"], b["truncated"], self._info(b)
+
+    def _check_actions(self, a):
+        """Actions that are not an int32 array of shape (N,): as an array,
+        checked (a cast to int32 could wrap an out-of-range one into range)."""
         if not isinstance(a, np.ndarray):
             a = np.asarray(a)
         if a.shape != (self.num_envs,):
             raise ValueError(f"urim.VecEnv.step: actions have shape {a.shape}, want ({self.num_envs},)")
         if a.dtype.kind not in "iu":
             raise TypeError(f"urim.VecEnv.step: actions have dtype {a.dtype}, want integers")
-        buf = self._buf["actions"]
-        if a.dtype != np.int32:
-            if a.size and (a.min() < 0 or a.max() >= self.num_actions):
-                bad = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
-                raise_illegal(bad, a[bad], self.num_actions)
-        np.copyto(buf, a, casting="unsafe")
-        _lib.call("urim_vec_step", self._h)
-        b, out = self._buf, self._out
-        return out(b["obs"]), out(b["rewards"]), out(b["terminated"]), out(b["truncated"]), self._info()
+        if a.size and (a.min() < 0 or a.max() >= self.num_actions):
+            bad = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
+            raise_illegal(bad, a[bad], self.num_actions)
+        return a
 
     def random_actions(self):
         """One uniformly random legal action per game (0 for a finished
@@ -227,32 +301,36 @@ class VecEnv(Seeded, VectorEnvBase):
         baseline with no NumPy draw and no copy of the actions (the next
         call rewrites the array; copy it to keep it). reset(seed=s)
         restarts the stream, so the draws are reproducible."""
-        if self._closed or self._owner != threading.get_ident():
+        if self._closed or self._owner != get_ident():
             self._check_thread("random_actions")
-        code = self._draw(self._h, self._err, _lib.ERRLEN)
+        code = self._draw(self._h, self._err, _ERRLEN)
         if code:
             raise _errors.from_code(code, self._err.value.decode("utf-8", "replace"))
-        return self._buf["actions"]
+        return self._actions
 
-    def _out(self, a):
-        return a.copy() if self._copy else a
+    def _copies(self):
+        """The arrays of _buf to return: themselves with copy=False, else
+        copies (arrays of the caller's given to set_buffers)."""
+        if not self._copy:
+            return self._buf
+        return {k: (None if a is None else a.copy()) for k, a in self._buf.items()}
 
     @property
     def actions_buffer(self):
         """The int32 array the library reads actions from: step(env.actions_buffer)
         after writing into it skips one copy."""
-        return self._buf["actions"]
+        return self._actions
 
-    def _info(self):
-        b, out, every = self._buf, self._out, self._all
-        info = {"action_mask": out(b["mask"]), "_action_mask": every, "current_player": out(b["to_move"]),
-                "_current_player": every, "rewards": out(b["rewards2"]), "_rewards": every,
-                "legal": out(b["legal"]), "_legal": every}
-        if b["final_obs"] is not None:
-            has = out(b["has_final"])
-            info["final_obs"], info["_final_obs"] = out(b["final_obs"]), has
+    def _info(self, b):
+        every = self._all
+        info = {"action_mask": b["mask"], "_action_mask": every, "current_player": b["to_move"],
+                "_current_player": every, "rewards": b["rewards2"], "_rewards": every,
+                "legal": b["legal"], "_legal": every}
+        if self._same:
+            has = b["has_final"]
+            info["final_obs"], info["_final_obs"] = b["final_obs"], has
             # Gymnasium's same_step convention: the ended games' last info.
-            info["final_info"], info["_final_info"] = {"rewards": info["rewards"], "_rewards": has}, has
+            info["final_info"], info["_final_info"] = {"rewards": b["rewards2"], "_rewards": has}, has
         return info
 
     def close(self, **kwargs):
@@ -322,3 +400,43 @@ def check_seed(where, seed):
 def raise_illegal(game, action, p):
     from ._errors import IllegalActionError
     raise IllegalActionError(f"urim.VecEnv.step: game {game}: action {int(action)} is out of range 0..{p - 1}")
+
+
+_POOL = 4  # sets a copy=True VecEnv keeps for reuse
+_ERRLEN = _lib.ERRLEN_C
+
+
+def _buffers(arrays, actions):
+    """The urim_buffers of a set of arrays and the actions array."""
+    b = _lib.Buffers()
+    for name, (_, _, ctype) in VecEnv._SPECS.items():
+        a = actions if name == "actions" else arrays[name]
+        setattr(b, name, _lib.ptr(a, ctype) if a is not None else None)
+    return b
+
+
+def _counts(arrays):
+    return tuple(map(sys.getrefcount, arrays))
+
+
+class _Set:
+    """One set of the arrays a call writes (a copy=True VecEnv's result),
+    as the library's urim_buffers, and the reference counts of its arrays
+    while only the set holds them: free() says nobody else does (no
+    variable, view, tensor or info dict of the caller's), so the next call
+    may write into it."""
+
+    __slots__ = ("arrays", "ref", "_struct", "_held", "_base")
+
+    def __init__(self, arrays, actions):
+        self.arrays = arrays
+        self._struct = _buffers(arrays, actions)
+        self.ref = ctypes.byref(self._struct)
+        self._held = tuple(a for a in arrays.values() if a is not None)
+        self._base = _counts(self._held)
+
+    def free(self):
+        return _counts(self._held) == self._base
+
+    def set_actions(self, actions):
+        self._struct.actions = _lib.ptr(actions, ctypes.c_int32)
