@@ -45,11 +45,8 @@ func int8Op(g *graph, o *op) bool {
 	return o.kind == opLinear && o.in != 0 && o.out != g.policy && o.out != g.value && o.act != actTanh
 }
 
-// normToQ8 returns, per op of g, whether at Int8 it is a layer norm that
-// quantises its output straight into the int8 input of the next op
-// (kernels.Q8Rows.LayerNormQ8): a norm whose output only that op reads,
-// an int8 Linear op.
-func normToQ8(g *graph) []bool {
+// readers returns, per value of g, how many ops (and heads) read it.
+func readers(g *graph) []int {
 	reads := make([]int, len(g.widths))
 	for _, o := range g.ops {
 		reads[o.in]++
@@ -59,6 +56,15 @@ func normToQ8(g *graph) []bool {
 	}
 	reads[g.policy]++
 	reads[g.value]++
+	return reads
+}
+
+// normToQ8 returns, per op of g, whether at Int8 it is a layer norm that
+// quantises its output straight into the int8 input of the next op
+// (kernels.Q8Rows.LayerNormQ8): a norm whose output only that op reads,
+// an int8 Linear op.
+func normToQ8(g *graph) []bool {
+	reads := readers(g)
 	fused := make([]bool, len(g.ops))
 	for i := 0; i+1 < len(g.ops); i++ {
 		o, next := &g.ops[i], &g.ops[i+1]
@@ -71,15 +77,7 @@ func normToQ8(g *graph) []bool {
 // the int8 op before it does in its stores (kernels.Q8GemmAdd): a sum one
 // of whose inputs is that op's output, which nothing else reads.
 func addToQ8(g *graph) []bool {
-	reads := make([]int, len(g.widths))
-	for _, o := range g.ops {
-		reads[o.in]++
-		if o.kind == opAdd {
-			reads[o.in2]++
-		}
-	}
-	reads[g.policy]++
-	reads[g.value]++
+	reads := readers(g)
 	fused := make([]bool, len(g.ops))
 	for i := 1; i < len(g.ops); i++ {
 		prev, o := &g.ops[i-1], &g.ops[i]

@@ -165,11 +165,7 @@ func urim_vec_reset(h C.uintptr_t, hasSeed C.int32_t, seed C.uint64_t, err *C.ch
 		if e != nil {
 			return e
 		}
-		var s *uint64
-		if hasSeed != 0 {
-			x := uint64(seed)
-			s = &x
-		}
+		s := optionalSeed(hasSeed, seed)
 		return v.Reset(b, s)
 	}), err, errlen)
 	return
@@ -223,11 +219,7 @@ func urim_vec_reset_into(h C.uintptr_t, out, prev *C.urim_buffers, hasSeed C.int
 		if e != nil {
 			return e
 		}
-		var s *uint64
-		if hasSeed != 0 {
-			x := uint64(seed)
-			s = &x
-		}
+		s := optionalSeed(hasSeed, seed)
 		return v.ResetInto(&b, &p, s)
 	}), err, errlen)
 	return
@@ -259,4 +251,13 @@ func urim_vec_close(h C.uintptr_t, err *C.char, errlen C.int64_t) (code C.int32_
 	defer guard(&code, err, errlen)
 	finish(&code, with(h, func(o *object, v *capi.VecEnv) error { return v.Close() }), err, errlen)
 	return
+}
+
+// optionalSeed is the seed a C caller passed, or nil when hasSeed is 0.
+func optionalSeed(hasSeed C.int32_t, seed C.uint64_t) *uint64 {
+	if hasSeed == 0 {
+		return nil
+	}
+	x := uint64(seed)
+	return &x
 }
