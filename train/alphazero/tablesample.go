@@ -47,15 +47,11 @@ func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
 	for r := from; r < dst.N; r++ {
 		s, v, best := ts.draw(rng, k)
 		ts.enc.Encode(dst.Obs[r*d:(r+1)*d], &s)
-		legal, p, mask := s.Legal(), dst.Policy[r*a:(r+1)*a], dst.Mask[r*a:(r+1)*a]
-		share := 1 / float32(best.Count())
-		for i := range p {
+		legal, mask := s.Legal(), dst.Mask[r*a:(r+1)*a]
+		for i := range mask {
 			mask[i] = legal.Has(i)
-			p[i] = 0
-			if best.Has(i) {
-				p[i] = share
-			}
 		}
+		uniformOver(dst.Policy[r*a:(r+1)*a], best)
 		dst.Outcome[r] = v
 	}
 }

@@ -39,14 +39,7 @@ func (tt *tableTargets) apply(rec *dataset.Record, c *dataset.Columns, lo, hi, a
 				if v, best, ok := classic.TableTarget(tt.t, &s, tt.reward, tt.policy); ok {
 					c.Outcome[row] = v
 					if tt.policy {
-						p := c.Policy[row*a : (row+1)*a]
-						k := float32(best.Count())
-						for i := range p {
-							p[i] = 0
-							if best.Has(i) {
-								p[i] = 1 / k
-							}
-						}
+						uniformOver(c.Policy[row*a:(row+1)*a], best)
 					}
 					n++
 				}
@@ -81,4 +74,16 @@ func (tt *tableTargets) shard(dir string, info dataset.ShardInfo, t *dataset.Ten
 		row = hi
 	}
 	return n, nil
+}
+
+// uniformOver writes into p the policy target of a table's best moves: the
+// uniform distribution over the actions of best.
+func uniformOver(p []float32, best env.Mask) {
+	k := float32(best.Count())
+	for i := range p {
+		p[i] = 0
+		if best.Has(i) {
+			p[i] = 1 / k
+		}
+	}
 }
