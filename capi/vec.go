@@ -39,21 +39,18 @@ type Buffers struct {
 	Actions    []int32   // N, read by Step
 }
 
-// VecEnv is an env.Vec that writes into the caller's buffers: the
-// observations directly (env.Vec.Redirect, for the duration of each call),
-// the masks, rewards, flags and players to move copied after each call.
-// The stepping, encoding, rewards and resets are the Vec's own. The caller
-// hands the same buffers to every call (a reset rewrites every row). It is
-// not safe for concurrent use.
+// VecEnv is an env.Vec that writes into the caller's buffers: every
+// tensor straight into them (env.Vec.Bind, for the duration of each call;
+// the Vec's float32 mask, which the caller does not take, is not written),
+// so that nothing is copied after a step. The stepping, encoding, rewards
+// and resets are the Vec's own. The caller hands the same buffers to every
+// call, or says which set the previous call wrote (StepInto). It is not
+// safe for concurrent use.
 type VecEnv struct {
-	cfg   VecConfig
-	g     *env.Game
-	opt   env.VecOptions
-	v     *env.Vec
-	mover []int32 // the player to move before the step
-	// ended lists the games whose rewards the last Step set, which the next
-	// Step zeroes: rewards are 0 but on the step that ends a game.
-	ended []int32
+	cfg VecConfig
+	g   *env.Game
+	opt env.VecOptions
+	v   *env.Vec
 	// fallback is the illegal policy "random": an illegal action is
 	// replaced by a legal one drawn from rng (SplitMix64 steps), so that
 	// a baseline sampling unmasked actions still plays games.
@@ -95,7 +92,7 @@ func NewVecEnv(cfg VecConfig) (*VecEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v, mover: make([]int32, cfg.N), ended: make([]int32, 0, cfg.N),
+	return &VecEnv{cfg: cfg, g: g, opt: v.Options(), v: v,
 		fallback: fallback, rng: splitmix.Mix(cfg.Seed ^ 0x696c6c6567616c), draw: drawSeed(cfg.Seed)}, nil
 }
 
@@ -164,21 +161,20 @@ func (e *VecEnv) StepInto(out, prev *Buffers) error {
 	if err != nil {
 		return err
 	}
-	copy(e.mover, e.v.ToMove())
 	if e.fallback {
 		e.legalize(out.Actions)
 	}
 	if fresh {
 		e.carry(out, prev, false)
 	}
-	if err := e.redirect(out); err != nil {
+	if err := e.bind(out); err != nil {
 		return err
 	}
-	defer e.v.Redirect(nil, nil)
+	defer e.v.Bind(nil)
 	if err := e.v.Step(out.Actions); err != nil {
 		return err
 	}
-	e.writeStep(out, fresh)
+	e.v.ClearEpisodes()
 	return nil
 }
 
@@ -196,22 +192,33 @@ func (e *VecEnv) checkPair(out, prev *Buffers, actions bool) (bool, error) {
 
 // carry copies from prev into out, a fresh set, what the coming call does
 // not write: under same_step the final observations (the call writes those
-// of the games that end), under disabled the observation rows of the
-// finished games (a step leaves them), and with all every observation row
-// (ResetMask rewrites only the games it restarts).
+// of the games that end), under disabled the rows of the finished games but
+// their rewards (a step leaves them), and with all every row (ResetMask
+// rewrites only the games it restarts).
 func (e *VecEnv) carry(out, prev *Buffers, all bool) {
 	if e.opt.AutoReset == env.AutoResetSameStep {
 		copy(out.FinalObs, prev.FinalObs)
 	}
 	if all {
 		copy(out.Obs, prev.Obs)
+		copy(out.Mask, prev.Mask)
+		copy(out.Rewards, prev.Rewards)
+		copy(out.Rewards2, prev.Rewards2)
+		copy(out.Terminated, prev.Terminated)
+		copy(out.Truncated, prev.Truncated)
+		copy(out.ToMove, prev.ToMove)
+		copy(out.HasFinal, prev.HasFinal)
+		copy(out.Legal, prev.Legal)
 		return
 	}
 	if e.opt.AutoReset == env.AutoResetDisabled {
-		d := e.ObsDim()
+		d, p := e.ObsDim(), e.Actions()
 		for i := range e.cfg.N {
 			if e.v.Done(i) {
 				copy(out.Obs[i*d:(i+1)*d], prev.Obs[i*d:(i+1)*d])
+				copy(out.Mask[i*p:(i+1)*p], prev.Mask[i*p:(i+1)*p])
+				out.Terminated[i], out.Truncated[i] = prev.Terminated[i], prev.Truncated[i]
+				out.ToMove[i], out.Legal[i] = prev.ToMove[i], prev.Legal[i]
 			}
 		}
 	}
@@ -230,15 +237,17 @@ func (e *VecEnv) legalize(actions []int32) {
 	}
 }
 
-// redirect points the Vec's observation writes at the caller's buffers for
-// one call (env.Vec.Redirect): the library keeps no caller memory between
-// calls.
-func (e *VecEnv) redirect(b *Buffers) error {
-	var final []float32
+// bind points the Vec's writes at the caller's buffers for one call
+// (env.Vec.Bind), the float32 mask off: the library keeps no caller memory
+// between calls.
+func (e *VecEnv) bind(b *Buffers) error {
+	o := env.VecOutputs{Obs: b.Obs, Rewards: b.Rewards2, Terminated: b.Terminated, Truncated: b.Truncated,
+		ToMove: b.ToMove, MoverRewards: b.Rewards, BoolMask: b.Mask, NoMask: true,
+		Legal: unsafe.Slice((*env.Mask)(unsafe.SliceData(b.Legal)), len(b.Legal))}
 	if e.opt.AutoReset == env.AutoResetSameStep {
-		final = b.FinalObs
+		o.FinalObs, o.HasFinalObs = b.FinalObs, b.HasFinal
 	}
-	return e.v.Redirect(b.Obs, final)
+	return e.v.Bind(&o)
 }
 
 // Reset starts every game again. A seed rebuilds the Vec with it, so that
@@ -269,20 +278,16 @@ func (e *VecEnv) ResetInto(b, prev *Buffers, seed *uint64) error {
 		_ = e.v.Close()
 		e.v, e.opt = v, v.Options()
 		e.draw = drawSeed(*seed)
-		// The new Vec's first observations are in its own buffers.
-		copy(b.Obs, v.Obs())
-		if e.opt.AutoReset == env.AutoResetSameStep {
-			copy(b.FinalObs, v.FinalObs())
-		}
-	} else {
-		if err := e.redirect(b); err != nil {
-			return err
-		}
-		e.v.Reset()
-		e.v.Redirect(nil, nil)
+		// The new Vec's first tensors are in its own buffers.
+		e.write(b)
+		return nil
 	}
-	copy(e.mover, e.v.ToMove())
-	e.write(b)
+	if err := e.bind(b); err != nil {
+		return err
+	}
+	e.v.Reset()
+	e.v.Bind(nil)
+	e.v.ClearEpisodes()
 	return nil
 }
 
@@ -306,15 +311,14 @@ func (e *VecEnv) ResetMaskInto(b, prev *Buffers, sel []bool) error {
 	if fresh {
 		e.carry(b, prev, true)
 	}
-	copy(e.mover, e.v.ToMove())
-	if err := e.redirect(b); err != nil {
+	if err := e.bind(b); err != nil {
 		return err
 	}
-	defer e.v.Redirect(nil, nil)
+	defer e.v.Bind(nil)
 	if err := e.v.ResetMask(sel); err != nil {
 		return err
 	}
-	e.write(b)
+	e.v.ClearEpisodes()
 	return nil
 }
 
@@ -329,59 +333,22 @@ var maskRows = func() (t [1 << env.MaxActions]uint64) {
 	return t
 }()
 
-// write copies the Vec's tensors into b after a reset. The reward of the
-// player who moved is picked from the two players' rewards with the mover
-// recorded before the call.
+// write copies the tensors of a Vec just built (its own buffers, nothing
+// bound: a reset with a seed) into b. Every reward is 0 after a reset.
 func (e *VecEnv) write(b *Buffers) {
 	v := e.v
-	r := v.Rewards()
-	copy(b.Rewards2, r)
-	for i, m := range e.mover {
-		b.Rewards[i] = r[2*i+int(m&1)]
-	}
-	e.ended = e.ended[:0]
-	for i := range e.mover {
-		if r[2*i] != 0 || r[2*i+1] != 0 {
-			e.ended = append(e.ended, int32(i))
-		}
-	}
-	v.ClearEpisodes()
-	e.writeFlags(b)
-}
-
-// writeStep is write after a step: the rewards, 0 but for the games that
-// ended on this step (the Vec's episode records), are written sparsely
-// (over the previous step's, or, into a fresh set, over zeros).
-func (e *VecEnv) writeStep(b *Buffers, fresh bool) {
-	if fresh {
-		clear(b.Rewards)
-		clear(b.Rewards2)
-	} else {
-		for _, i := range e.ended {
-			b.Rewards[i], b.Rewards2[2*i], b.Rewards2[2*i+1] = 0, 0, 0
-		}
-	}
-	e.ended = e.ended[:0]
-	for _, ep := range e.v.Episodes() {
-		i := ep.Game
-		b.Rewards2[2*i], b.Rewards2[2*i+1] = ep.Rewards[0], ep.Rewards[1]
-		b.Rewards[i] = ep.Rewards[e.mover[i]&1]
-		e.ended = append(e.ended, int32(i))
-	}
-	e.v.ClearEpisodes()
-	e.writeFlags(b)
-}
-
-// writeFlags copies the masks, flags and players to move.
-func (e *VecEnv) writeFlags(b *Buffers) {
-	v := e.v
+	copy(b.Obs, v.Obs())
+	clear(b.Rewards)
+	clear(b.Rewards2)
 	writeMask(b.Mask, b.Legal, v.Legal(), e.Actions())
 	copy(b.Terminated, v.Terminated())
 	copy(b.Truncated, v.Truncated())
 	copy(b.ToMove, v.ToMove())
 	if e.opt.AutoReset == env.AutoResetSameStep {
+		copy(b.FinalObs, v.FinalObs())
 		copy(b.HasFinal, v.HasFinalObs())
 	}
+	v.ClearEpisodes()
 }
 
 // writeMask writes the rows of p bools and the bit sets of legal. With 6

@@ -43,9 +43,10 @@ type Vec struct {
 	toMove     []int32
 	finalObs   []float32 // AutoResetSameStep only
 	hasFinal   []bool    // AutoResetSameStep only
-	// own keeps the Vec's own buffers while Redirect points obs and
-	// finalObs at the caller's.
-	own struct{ obs, finalObs []float32 }
+	// own keeps the Vec's own buffers while Bind points the outputs at the
+	// caller's; extra holds the extra outputs of the binding.
+	own   vecOwn
+	extra vecExtras
 
 	// done marks games that have ended and wait for their reset (the next
 	// step, or ResetMask when auto-reset is disabled).
@@ -93,6 +94,8 @@ func NewVec(g *Game, n int, opt VecOptions) (*Vec, error) {
 		v.finalObs = make([]float32, n*d)
 		v.hasFinal = make([]bool, n)
 	}
+	v.own = vecOwn{obs: v.obs, finalObs: v.finalObs, rewards: v.rewards, terminated: v.terminated,
+		truncated: v.truncated, hasFinal: v.hasFinal, toMove: v.toMove}
 	// A game ends at most once per step, so n records hold any one step's
 	// endings: the list grows only if the caller keeps the records of
 	// several steps.

@@ -95,3 +95,14 @@ var vecMaskRows = func() (t [1 << MaxActions][8]float32) {
 	}
 	return t
 }()
+
+// vecBoolRows holds, for every mask, its bool row as the bytes of a word
+// (byte a is 1 where action a is legal).
+var vecBoolRows = func() (t [1 << MaxActions]uint64) {
+	for m := range t {
+		for a := range MaxActions {
+			t[m] |= uint64(m>>a&1) << (8 * a)
+		}
+	}
+	return t
+}()

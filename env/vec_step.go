@@ -1,6 +1,9 @@
 package env
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Step plays actions[i] in game i, for every game, and rewrites the batch
 // tensors. Actions are relative pit indices 0 … P-1 from the point of view
@@ -84,12 +87,15 @@ func (v *Vec) actionError(i, a int) error {
 func (v *Vec) stepRange(w *vecWorker) {
 	sameStep := v.opt.AutoReset == AutoResetSameStep
 	disabled := v.opt.AutoReset == AutoResetDisabled
-	rewards := v.rewards
+	rewards, mover := v.rewards, v.extra.mover
 	for i := w.lo; i < w.hi; i++ {
 		if v.done[i] {
 			if disabled {
 				// A finished game stays as it is; only the reward is spent.
 				rewards[2*i], rewards[2*i+1] = 0, 0
+				if mover != nil {
+					mover[i] = 0
+				}
 				continue
 			}
 			v.restart(i)
@@ -99,7 +105,7 @@ func (v *Vec) stepRange(w *vecWorker) {
 			v.hasFinal[i] = false
 		}
 		s := &v.states[i]
-		a := int(v.actions[i])
+		a, who := int(v.actions[i]), s.toMove
 		if !s.legal.Has(a) {
 			// Only IllegalLoss gets here: Step has checked the rest.
 			v.forfeit(w, i)
@@ -107,10 +113,13 @@ func (v *Vec) stepRange(w *vecWorker) {
 		}
 		s.Play(a)
 		if s.end != Ongoing {
-			v.finish(w, i, s.Rewards(v.opt.Reward), false)
+			v.finish(w, i, s.Rewards(v.opt.Reward), false, who)
 			continue
 		}
 		rewards[2*i], rewards[2*i+1] = 0, 0
+		if mover != nil {
+			mover[i] = 0
+		}
 		v.terminated[i], v.truncated[i] = false, false
 		v.observe(i, s.legal)
 	}
@@ -121,14 +130,18 @@ func (v *Vec) forfeit(w *vecWorker, i int) {
 	var r [2]float32
 	loser := v.states[i].toMove
 	r[loser], r[loser^1] = -1, 1
-	v.finish(w, i, r, true)
+	v.finish(w, i, r, true, loser)
 }
 
 // finish reports the end of game i with rewards r, records its episode, and
-// either resets it at once (AutoResetSameStep) or marks it done.
-func (v *Vec) finish(w *vecWorker, i int, r [2]float32, illegal bool) {
+// either resets it at once (AutoResetSameStep) or marks it done; who is
+// the player who moved.
+func (v *Vec) finish(w *vecWorker, i int, r [2]float32, illegal bool, who uint8) {
 	s := &v.states[i]
 	v.rewards[2*i], v.rewards[2*i+1] = r[0], r[1]
+	if v.extra.mover != nil {
+		v.extra.mover[i] = r[who&1]
+	}
 	trunc := !illegal && s.end == EndPlyCap
 	v.terminated[i], v.truncated[i] = !trunc, trunc
 	e := Episode{
@@ -162,6 +175,9 @@ func (v *Vec) finish(w *vecWorker, i int, r [2]float32, illegal bool) {
 // restart starts a new episode in game i and clears its rewards and flags.
 func (v *Vec) restart(i int) {
 	v.rewards[2*i], v.rewards[2*i+1] = 0, 0
+	if v.extra.mover != nil {
+		v.extra.mover[i] = 0
+	}
 	v.terminated[i], v.truncated[i] = false, false
 	if v.hasFinal != nil {
 		v.hasFinal[i] = false
@@ -177,16 +193,42 @@ func (v *Vec) newGame(i int) {
 	v.observe(i, v.states[i].legal)
 }
 
-// observe writes game i's observation, mask m, legal set and player to move.
+// observe writes game i's observation, mask m, legal set and player to move,
+// and the extra outputs bound.
 func (v *Vec) observe(i int, m Mask) {
 	s := &v.states[i]
 	d, p := v.enc.dim, v.p
 	v.enc.Encode(v.obs[i*d:(i+1)*d], s)
-	// A loop, not copy: memmove's call costs more than 7 stores.
-	row, src := v.mask[i*p:(i+1)*p], &vecMaskRows[m&(1<<MaxActions-1)]
-	for a := range row {
-		row[a] = src[a&7] // a < P ≤ 7: the mask only drops the bounds check
+	m &= 1<<MaxActions - 1
+	if !v.extra.noMask {
+		// A loop, not copy: memmove's call costs more than 7 stores.
+		row, src := v.mask[i*p:(i+1)*p], &vecMaskRows[m]
+		for a := range row {
+			row[a] = src[a&7] // a < P ≤ 7: the mask only drops the bounds check
+		}
+	}
+	if b := v.extra.bmask; b != nil {
+		writeBoolRow(b[i*p:(i+1)*p], m)
+	}
+	if l := v.extra.legal; l != nil {
+		l[i] = m
 	}
 	v.legal[i] = m
 	v.toMove[i] = int32(s.toMove)
+}
+
+// writeBoolRow writes the bytes of one bool mask row (p ≤ 7, so that a
+// row's bytes are one word of vecBoolRows): six actions, urim's board, in
+// two stores; rows are written one by one, as games are observed, so a
+// store must not spill into the next row.
+func writeBoolRow(row []byte, m Mask) {
+	w := vecBoolRows[m]
+	if len(row) == 6 {
+		binary.LittleEndian.PutUint32(row, uint32(w))
+		binary.LittleEndian.PutUint16(row[4:], uint16(w>>32))
+		return
+	}
+	for a := range row {
+		row[a] = byte(w >> (8 * (a & 7)))
+	}
 }
