@@ -169,6 +169,11 @@ type Training struct {
 	// not TablebasePolicy gives the window's rows the best moves too. 0:
 	// none.
 	TablebaseSample float64 `yaml:"tablebase_sample"`
+	// TablebaseSampleMinSeeds is the fewest seeds of a table sample: the
+	// seed count is uniform over TablebaseSampleMinSeeds … K, so a value
+	// above 1 weights the samples towards the table's top layers, the
+	// positions nearest those beyond it. 0 means 1.
+	TablebaseSampleMinSeeds int `yaml:"tablebase_sample_min_seeds"`
 }
 
 // readsBestMoves reports whether the training targets read the table's best
@@ -290,6 +295,10 @@ func checkTraining(_ *train.Config, t Training, _ *env.Game) error {
 		return train.ConfigErrorf("training.tablebase_sample", "%v is out of range: a share of the batch, at least 0 and below 1", t.TablebaseSample)
 	case t.TablebaseSample > 0 && t.Tablebase == "" && t.TablebaseSeeds == 0:
 		return train.ConfigErrorf("training.tablebase_sample", "%v, but neither training.tablebase nor training.tablebase_seeds is set", t.TablebaseSample)
+	case t.TablebaseSampleMinSeeds < 0 || t.TablebaseSampleMinSeeds > 64:
+		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d is out of range (0 or 1 for all the table's seed counts, up to the table's K)", t.TablebaseSampleMinSeeds)
+	case t.TablebaseSeeds > 0 && t.TablebaseSampleMinSeeds > t.TablebaseSeeds:
+		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d, above training.tablebase_seeds (%d): no sample would have so many seeds", t.TablebaseSampleMinSeeds, t.TablebaseSeeds)
 	}
 	return nil
 }
