@@ -50,6 +50,8 @@ type Search struct {
 	LeafBatch int `yaml:"leaf_batch"`
 	// PlayoutCap is KataGo's playout-cap randomization.
 	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+	// EndgameBoost gives a band of endgames deeper full searches.
+	EndgameBoost EndgameBoost `yaml:"endgame_boost"`
 	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
 	// noise, the move drawn from the visits at the temperature) or gumbel
 	// (Gumbel AlphaZero: Gumbel-top-k and Sequential Halving at the root,
@@ -73,6 +75,19 @@ type GumbelSearch struct {
 	// max visits) · c_scale · q̂.
 	CVisit float64 `yaml:"c_visit"`
 	CScale float64 `yaml:"c_scale"`
+}
+
+// EndgameBoost gives the full searches of a band of endgames more
+// simulations (classic.SelfPlayPolicy.BoostSims): with an endgame table,
+// the layers just beyond it, whose searches reach the table's exact values
+// within a move or two, get near-exact policy targets.
+type EndgameBoost struct {
+	// Sims is the simulations of those searches; 0 turns the boost off.
+	Sims int `yaml:"sims"`
+	// MinSeeds and MaxSeeds bound the seeds on the board of a boosted
+	// position.
+	MinSeeds int `yaml:"min_seeds"`
+	MaxSeeds int `yaml:"max_seeds"`
 }
 
 // PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
@@ -188,7 +203,7 @@ const MaxTablebaseSeeds = 16
 func defaultSearch() Search {
 	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, Precision: "fp32"}
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, EndgameBoost: EndgameBoost{MinSeeds: 15, MaxSeeds: 16}, Precision: "fp32"}
 }
 
 func defaultSelfPlay() SelfPlay {
@@ -224,7 +239,10 @@ func checkSearch(c *train.Config, s Search, _ *env.Game) error {
 		train.FloatRange("search.final_temperature", s.FinalTemperature, 0, 10, false, false),
 		train.IntRange("search.leaf_batch", s.LeafBatch, 1, 256),
 		train.FloatRange("search.playout_cap.full_share", s.PlayoutCap.FullShare, 0, 1, true, false),
-		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims))
+		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims),
+		train.IntRange("search.endgame_boost.sims", s.EndgameBoost.Sims, 0, train.MaxSims),
+		train.IntRange("search.endgame_boost.min_seeds", s.EndgameBoost.MinSeeds, 0, 1000),
+		train.IntRange("search.endgame_boost.max_seeds", s.EndgameBoost.MaxSeeds, s.EndgameBoost.MinSeeds, 1000))
 }
 
 // checkSelfPlay validates the selfplay section; its openings must leave a
