@@ -374,3 +374,41 @@ func TestLockstepPlayChecksStarts(t *testing.T) {
 		t.Errorf("finished starts: games %v reported, %v; want 0 1 2 once each", ends, err)
 	}
 }
+
+// TestLockstepEndgameBoost: full searches at positions whose board holds
+// BoostMinSeeds to BoostMaxSeeds seeds run BoostSims simulations; the
+// others, and fast searches, run what they did.
+func TestLockstepEndgameBoost(t *testing.T) {
+	g := env.MustGame(env.Oware)
+	cfg := LockstepConfig{Games: 4, Search: MCTSConfig{Sims: 16, Batch: 2, Rule: PUCT},
+		Moves: SelfPlayPolicy{FastSims: 4, FullProb: 0.5, BoostSims: 48, BoostMinSeeds: 20, BoostMaxSeeds: 30}}
+	l := linearLockstep(t, g, cfg, 7)
+	boosted, plain := 0, 0
+	err := l.Play(context.Background(), 8, func(m *SelfPlayMove) error {
+		n := m.Before.RowSeeds(0) + m.Before.RowSeeds(1)
+		want := 4
+		switch {
+		case m.Search.Full && n >= 20 && n <= 30:
+			want = 48
+			boosted++
+		case m.Search.Full:
+			want = 16
+			plain++
+		}
+		if m.Search.Sims != want {
+			t.Fatalf("%d sims at %d seeds on the board (full %v), want %d", m.Search.Sims, n, m.Search.Full, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if boosted == 0 || plain == 0 {
+		t.Errorf("%d boosted and %d plain full searches: the test did not reach both", boosted, plain)
+	}
+	bad := cfg
+	bad.Moves.BoostMinSeeds, bad.Moves.BoostMaxSeeds = 30, 20
+	if _, err := NewLockstep(g, bad, nil, 1); err == nil {
+		t.Error("a boost band of 30 to 20 seeds accepted")
+	}
+}

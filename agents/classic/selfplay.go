@@ -21,6 +21,12 @@ type SelfPlayPolicy struct {
 	FastSims int
 	// FullProb is the probability of a full search when FastSims > 0.
 	FullProb float64
+	// BoostSims, when above the driver's Sims, is the simulations of a
+	// full search at a position with BoostMinSeeds to BoostMaxSeeds seeds
+	// on the board: deeper searches, so better policy targets, in a band of
+	// endgames (the layers just beyond an endgame table, say). 0: none.
+	BoostSims                    int
+	BoostMinSeeds, BoostMaxSeeds int
 	// Temperature chooses the moves of the first TempPlies plies of a game
 	// (by its ply counter) by sampling the visit counts raised to
 	// 1/Temperature; FinalTemp is used after them. A temperature of 0
@@ -54,6 +60,10 @@ func (p *SelfPlayPolicy) check() error {
 	switch {
 	case p.FastSims < 0 || p.FastSims > agents.MaxSims:
 		return fmt.Errorf("%w: fast sims %d: want 0 to %d (MaxSims)", ErrLockstepConfig, p.FastSims, agents.MaxSims)
+	case p.BoostSims < 0 || p.BoostSims > agents.MaxSims:
+		return fmt.Errorf("%w: endgame boost sims %d: want 0 to %d (MaxSims)", ErrLockstepConfig, p.BoostSims, agents.MaxSims)
+	case p.BoostSims > 0 && (p.BoostMinSeeds < 0 || p.BoostMaxSeeds < p.BoostMinSeeds):
+		return fmt.Errorf("%w: endgame boost seeds %d to %d: want 0 ≤ min ≤ max", ErrLockstepConfig, p.BoostMinSeeds, p.BoostMaxSeeds)
 	case !(p.FullProb >= 0 && p.FullProb <= 1):
 		return fmt.Errorf("%w: full-search probability %g: want 0 to 1", ErrLockstepConfig, p.FullProb)
 	case !(p.Temperature >= 0 && p.Temperature <= 100) || !(p.FinalTemp >= 0 && p.FinalTemp <= 100) || p.TempPlies < 0:
@@ -66,6 +76,15 @@ func (p *SelfPlayPolicy) check() error {
 		return fmt.Errorf("%w: never-resign share %g: want 0 to 1", ErrLockstepConfig, r.NeverShare)
 	}
 	return nil
+}
+
+// boosted reports whether a full search at s gets BoostSims.
+func (p *SelfPlayPolicy) boosted(s *env.State) bool {
+	if p.BoostSims == 0 {
+		return false
+	}
+	n := s.RowSeeds(0) + s.RowSeeds(1)
+	return n >= p.BoostMinSeeds && n <= p.BoostMaxSeeds
 }
 
 // temperature returns the move temperature at ply.
@@ -204,6 +223,8 @@ func (d *SelfPlay) Play(ctx context.Context, n int, hook func(*SelfPlayMove) err
 			jobs[i] = LockstepJob{State: &sl.state, Sims: d.Sims, Noise: sl.full, Full: sl.full}
 			if !sl.full {
 				jobs[i].Sims = p.FastSims
+			} else if p.boosted(&sl.state) {
+				jobs[i].Sims = max(d.Sims, p.BoostSims)
 			}
 		}
 		if running == 0 {

@@ -25,10 +25,24 @@ func (g *gridFlags) Set(v string) error {
 	return nil
 }
 
+// recipeFlags is --recipe, repeatable: name:key=value;key=value
+type recipeFlags []experiment.Recipe
+
+func (r *recipeFlags) String() string { return fmt.Sprint(*r) }
+
+func (r *recipeFlags) Set(v string) error {
+	rc, err := experiment.ParseRecipe(v)
+	if err != nil {
+		return err
+	}
+	*r = append(*r, rc)
+	return nil
+}
+
 func init() {
 	register(&command{
 		name:  "sweep",
-		usage: "--config BASE.yaml --grid key=v1,v2 [--grid ...] [--seeds N] [--budget 20m] --out DIR",
+		usage: "--config BASE.yaml [--grid key=v1,v2 ...] [--recipe name:k=v;k=v ...] [--seeds N] [--budget 20m] --out DIR",
 		short: "compare training recipes: a grid of runs, rated together, summarised",
 		long: `Runs every combination of the --grid values (each a config key and its
 values, as --set takes them) with --seeds seeds each (seed=1, 2, ...), each a
@@ -41,6 +55,11 @@ rated as az:ckpt=...,sims=--rate-sims in a round robin with the fixed
 row per run), DIR/report.md (the mean Elo and a 95% interval per cell) and
 DIR/elo.png (the in-run Elo against training time per cell, mean over the
 seeds with their range as a band).
+
+--recipe name:key=value;key=value (repeatable) makes a named cell of several
+overrides at once, to compare whole recipes against a base: 'base:' (no
+sets) is the base config itself. Recipes cross with the --grid axes when
+both are given; the recipe's name names its cells.
 
 A panel saturates once every network beats all of it; so the final networks
 are also rated head to head: one round robin of every run's network
@@ -58,12 +77,15 @@ comparisons made with it.
 
 Examples:
   urim sweep --config configs/urim.yaml --grid 'search.root=puct,gumbel' --grid 'search.sims=16,32,64' --seeds 3 --budget 20m --out sweeps/gumbel
+  urim sweep --config configs/urim.yaml --recipe base: --recipe 'big:network.width=256;network.depth=6;search.precision=int8' --seeds 2 --budget 10m --out sweeps/big
   urim sweep --config configs/tiny.yaml --grid 'search.root=puct,gumbel' --panel random,greedy --games 4 --rate-sims 8 --out sweeps/tiny`,
 		setup: func(fs *flag.FlagSet) func(*stdio, []string) error {
 			var grid gridFlags
+			var recipes recipeFlags
 			var sets setFlags
 			config := fs.String("config", "", "the base training config (YAML), required")
 			fs.Var(&grid, "grid", "a grid axis: key=value1,value2 (repeatable)")
+			fs.Var(&recipes, "recipe", "a named cell of overrides: name:key=value;key=value (repeatable; 'base:' is the base config)")
 			fs.Var(&sets, "set", "override a key in every run: key.path=value (repeatable)")
 			seeds := fs.Int("seeds", 1, "runs per cell, seeded 1, 2, ...")
 			budget := fs.Duration("budget", 0, "training time of every run (stop.time); 0: the config's stop")
@@ -96,7 +118,7 @@ Examples:
 						specs = append(specs, s)
 					}
 				}
-				return runSweep(io, experiment.Config{Base: *config, Sets: sets, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
+				return runSweep(io, experiment.Config{Base: *config, Sets: sets, Recipes: recipes, Grid: grid, Seeds: *seeds, Budget: *budget, Out: *out,
 					Panel: specs, Games: *games, RateSims: *rateSims, H2HSims: *h2hSims, H2HGames: *h2hGames, Parallel: *parallel, Log: io.err,
 					Progress: progress.To(io.err, *quiet)})
 			}

@@ -78,8 +78,12 @@ func New(s *train.Session) (train.Algorithm, error) {
 			progress.Count(len(win.shards), "shards"))
 	}
 	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}
-	if share := TrainingSection.Of(s.Config).TablebaseSample; share > 0 && table != nil {
-		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: share}
+	if tc := TrainingSection.Of(s.Config); tc.TablebaseSample > 0 && table != nil {
+		from := max(tc.TablebaseSampleMinSeeds, 1)
+		if from > table.MaxSeeds() {
+			return nil, train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d, but the table holds at most %d seeds", from, table.MaxSeeds())
+		}
+		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: tc.TablebaseSample, from: from}
 	}
 	if s.Remote() != nil {
 		if a.seen, a.recent, err = seenShards(s); err != nil {

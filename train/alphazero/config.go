@@ -50,6 +50,8 @@ type Search struct {
 	LeafBatch int `yaml:"leaf_batch"`
 	// PlayoutCap is KataGo's playout-cap randomization.
 	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+	// EndgameBoost gives a band of endgames deeper full searches.
+	EndgameBoost EndgameBoost `yaml:"endgame_boost"`
 	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
 	// noise, the move drawn from the visits at the temperature) or gumbel
 	// (Gumbel AlphaZero: Gumbel-top-k and Sequential Halving at the root,
@@ -73,6 +75,19 @@ type GumbelSearch struct {
 	// max visits) · c_scale · q̂.
 	CVisit float64 `yaml:"c_visit"`
 	CScale float64 `yaml:"c_scale"`
+}
+
+// EndgameBoost gives the full searches of a band of endgames more
+// simulations (classic.SelfPlayPolicy.BoostSims): with an endgame table,
+// the layers just beyond it, whose searches reach the table's exact values
+// within a move or two, get near-exact policy targets.
+type EndgameBoost struct {
+	// Sims is the simulations of those searches; 0 turns the boost off.
+	Sims int `yaml:"sims"`
+	// MinSeeds and MaxSeeds bound the seeds on the board of a boosted
+	// position.
+	MinSeeds int `yaml:"min_seeds"`
+	MaxSeeds int `yaml:"max_seeds"`
 }
 
 // PlayoutCap is KataGo's playout-cap randomization: a share of moves get the
@@ -169,6 +184,11 @@ type Training struct {
 	// not TablebasePolicy gives the window's rows the best moves too. 0:
 	// none.
 	TablebaseSample float64 `yaml:"tablebase_sample"`
+	// TablebaseSampleMinSeeds is the fewest seeds of a table sample: the
+	// seed count is uniform over TablebaseSampleMinSeeds … K, so a value
+	// above 1 weights the samples towards the table's top layers, the
+	// positions nearest those beyond it. 0 means 1.
+	TablebaseSampleMinSeeds int `yaml:"tablebase_sample_min_seeds"`
 }
 
 // readsBestMoves reports whether the training targets read the table's best
@@ -183,7 +203,7 @@ const MaxTablebaseSeeds = 16
 func defaultSearch() Search {
 	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, Precision: "fp32"}
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, EndgameBoost: EndgameBoost{MinSeeds: 15, MaxSeeds: 16}, Precision: "fp32"}
 }
 
 func defaultSelfPlay() SelfPlay {
@@ -219,7 +239,10 @@ func checkSearch(c *train.Config, s Search, _ *env.Game) error {
 		train.FloatRange("search.final_temperature", s.FinalTemperature, 0, 10, false, false),
 		train.IntRange("search.leaf_batch", s.LeafBatch, 1, 256),
 		train.FloatRange("search.playout_cap.full_share", s.PlayoutCap.FullShare, 0, 1, true, false),
-		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims))
+		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims),
+		train.IntRange("search.endgame_boost.sims", s.EndgameBoost.Sims, 0, train.MaxSims),
+		train.IntRange("search.endgame_boost.min_seeds", s.EndgameBoost.MinSeeds, 0, 1000),
+		train.IntRange("search.endgame_boost.max_seeds", s.EndgameBoost.MaxSeeds, s.EndgameBoost.MinSeeds, 1000))
 }
 
 // checkSelfPlay validates the selfplay section; its openings must leave a
@@ -290,6 +313,10 @@ func checkTraining(_ *train.Config, t Training, _ *env.Game) error {
 		return train.ConfigErrorf("training.tablebase_sample", "%v is out of range: a share of the batch, at least 0 and below 1", t.TablebaseSample)
 	case t.TablebaseSample > 0 && t.Tablebase == "" && t.TablebaseSeeds == 0:
 		return train.ConfigErrorf("training.tablebase_sample", "%v, but neither training.tablebase nor training.tablebase_seeds is set", t.TablebaseSample)
+	case t.TablebaseSampleMinSeeds < 0 || t.TablebaseSampleMinSeeds > 64:
+		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d is out of range (0 or 1 for all the table's seed counts, up to the table's K)", t.TablebaseSampleMinSeeds)
+	case t.TablebaseSeeds > 0 && t.TablebaseSampleMinSeeds > t.TablebaseSeeds:
+		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d, above training.tablebase_seeds (%d): no sample would have so many seeds", t.TablebaseSampleMinSeeds, t.TablebaseSeeds)
 	}
 	return nil
 }

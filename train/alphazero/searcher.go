@@ -33,6 +33,9 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.Lo
 		Moves: classic.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
 			Resign: classic.Resign{Threshold: sp.Resign.Threshold, Consecutive: sp.Resign.Consecutive, NeverShare: sp.Resign.NeverShare}},
 	}
+	if b := sc.EndgameBoost; b.Sims > 0 {
+		lc.Moves.BoostSims, lc.Moves.BoostMinSeeds, lc.Moves.BoostMaxSeeds = b.Sims, b.MinSeeds, b.MaxSeeds
+	}
 	if pc := sc.PlayoutCap; pc.Enabled {
 		lc.Moves.FastSims, lc.Moves.FullProb = pc.FastSims, pc.FullShare
 	}

@@ -19,7 +19,7 @@ const SampledPlies = 200
 
 // tableSampler draws training rows straight from the endgame table
 // (training.tablebase_sample): a position with a seed count uniform over
-// 1 … K, uniform within it (tablebase.Table.Sample, the distribution `urim
+// from … K (training.tablebase_sample_min_seeds, 1 by default), uniform within it (tablebase.Table.Sample, the distribution `urim
 // eval accuracy` scores), with the table's value as the value target and
 // its best moves (the position's, with only itself as history) as a
 // uniform policy target. Positions the table does not hold exactly, and
@@ -31,6 +31,7 @@ type tableSampler struct {
 	enc    *env.Encoder
 	reward env.RewardKind
 	share  float64
+	from   int // the fewest seeds of a sample, 1 … K
 }
 
 // rows returns how many rows of a batch of n the table fills.
@@ -43,9 +44,9 @@ func (ts *tableSampler) rows(n int) int {
 
 // fill writes rows from … dst.N−1 of dst from the table with rng's draws.
 func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
-	d, a, k := ts.enc.Dim(), ts.g.PitsPerRow(), ts.t.MaxSeeds()
+	d, a := ts.enc.Dim(), ts.g.PitsPerRow()
 	for r := from; r < dst.N; r++ {
-		s, v, best := ts.draw(rng, k)
+		s, v, best := ts.draw(rng)
 		ts.enc.Encode(dst.Obs[r*d:(r+1)*d], &s)
 		legal, mask := s.Legal(), dst.Mask[r*a:(r+1)*a]
 		for i := range mask {
@@ -58,9 +59,10 @@ func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
 
 // draw returns a position the table holds exactly, at a drawn ply, its
 // value for the player to move and its best moves.
-func (ts *tableSampler) draw(rng *rand.Rand, k int) (env.State, float32, env.Mask) {
+func (ts *tableSampler) draw(rng *rand.Rand) (env.State, float32, env.Mask) {
+	lo := max(ts.from, 1) // a sampler made without from draws from 1
 	for {
-		s, err := ts.t.Sample(ts.g, 1+rng.IntN(k), rng)
+		s, err := ts.t.Sample(ts.g, lo+rng.IntN(ts.t.MaxSeeds()-lo+1), rng)
 		if err != nil {
 			panic(err) // the seed count is in range and a table's positions parse
 		}

@@ -53,7 +53,7 @@ func TestTableSampleRows(t *testing.T) {
 	obs := make([]float32, d)
 	plies := map[int]bool{}
 	for r := from; r < n; r++ {
-		s, v, best := ts.draw(rng, table.MaxSeeds())
+		s, v, best := ts.draw(rng)
 		plies[s.Ply()] = true
 		if e, err := table.Probe(&s); err != nil || !e.Exact() {
 			t.Fatalf("row %d: %v is not held exactly (%v)", r, s.String(), err)
@@ -92,6 +92,31 @@ func TestTableSampleRows(t *testing.T) {
 	}
 }
 
+// TestTableSampleMinSeeds: training.tablebase_sample_min_seeds keeps the
+// samples in the table's top layers, drawing each of them.
+func TestTableSampleMinSeeds(t *testing.T) {
+	rules := env.Urim4
+	g := env.MustGame(rules)
+	table, _, err := tablebase.Build(context.Background(), rules, 6, tablebase.Options{StoreMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &tableSampler{t: table, g: g, enc: env.NewEncoder(g, env.EncodingCompact), reward: env.RewardMatchPoints, share: 0.5, from: 5}
+	rng := rand.New(rand.NewPCG(3, 3))
+	seen := map[int]int{}
+	for range 400 {
+		s, _, _ := ts.draw(rng)
+		n := 0
+		for i := range 2 * g.PitsPerRow() {
+			n += s.Pit(i)
+		}
+		seen[n]++
+	}
+	if len(seen) != 2 || seen[5] == 0 || seen[6] == 0 {
+		t.Errorf("seed counts drawn %v, want only 5 and 6, each drawn", seen)
+	}
+}
+
 // TestTableSampleConfig: the share is checked, and needs a table.
 func TestTableSampleConfig(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
@@ -102,6 +127,8 @@ func TestTableSampleConfig(t *testing.T) {
 		{[]string{"training.tablebase_seeds=5", "training.tablebase_policy=true", "training.tablebase_sample=1"}, "out of range"},
 		{[]string{"training.tablebase_seeds=5", "training.tablebase_policy=true", "training.tablebase_sample=-0.1"}, "out of range"},
 		{[]string{"training.tablebase_sample=0.2"}, "neither training.tablebase nor training.tablebase_seeds"},
+		{[]string{"training.tablebase_seeds=5", "training.tablebase_sample=0.2", "training.tablebase_sample_min_seeds=6"}, "above training.tablebase_seeds"},
+		{[]string{"training.tablebase_seeds=5", "training.tablebase_sample=0.2", "training.tablebase_sample_min_seeds=-1"}, "out of range"},
 	} {
 		_, err := train.LoadConfig(filepath.Join("..", "..", "configs", "tiny.yaml"), append([]string{"output=" + dir, "max_plies=0"}, c.sets...))
 		if err == nil || !strings.Contains(err.Error(), "training.tablebase_sample") || !strings.Contains(err.Error(), c.want) {

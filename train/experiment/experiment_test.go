@@ -26,7 +26,7 @@ func TestParseAxisAndCells(t *testing.T) {
 		t.Fatalf("%+v, %v", a, err)
 	}
 	b, _ := ParseAxis("search.sims=16,32")
-	cells, err := Cells([]Axis{a, b})
+	cells, err := Cells(nil, []Axis{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +43,10 @@ func TestParseAxisAndCells(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	if _, err := Cells([]Axis{a, a}); err == nil {
+	if _, err := Cells(nil, []Axis{a, a}); err == nil {
 		t.Error("a key given twice accepted")
 	}
-	if _, err := Cells([]Axis{{Key: "x", Values: []string{"a b", "a-b"}}}); err == nil {
+	if _, err := Cells(nil, []Axis{{Key: "x", Values: []string{"a b", "a-b"}}}); err == nil {
 		t.Error("two cells with one directory accepted")
 	}
 }

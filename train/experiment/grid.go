@@ -37,6 +37,45 @@ func ParseAxis(s string) (Axis, error) {
 	return a, nil
 }
 
+// Recipe is a named set of overrides compared as one cell (urim sweep's
+// --recipe): a recipe changes several keys at once, such as a larger
+// network with the arithmetic that makes it affordable, where a grid axis
+// changes one.
+type Recipe struct {
+	Name string   `json:"name"`
+	Sets []string `json:"sets"`
+}
+
+// ParseRecipe reads "name:key=value;key=value", the form of --recipe; a
+// recipe with no sets ("base:") is the base config itself.
+func ParseRecipe(s string) (Recipe, error) {
+	name, sets, ok := strings.Cut(s, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return Recipe{}, fmt.Errorf("experiment: recipe %q: want name:key=value;key=value (such as big:network.width=256;network.depth=6)", s)
+	}
+	if unsafeName.MatchString(name) {
+		return Recipe{}, fmt.Errorf("experiment: recipe %q: a name of letters, digits and dots only (it names the cell's directory)", s)
+	}
+	r := Recipe{Name: name, Sets: []string{}}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(sets, ";") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		key, _, ok := strings.Cut(kv, "=")
+		if key = strings.TrimSpace(key); !ok || key == "" {
+			return Recipe{}, fmt.Errorf("experiment: recipe %q: %q is not key=value", s, kv)
+		}
+		if seen[key] {
+			return Recipe{}, fmt.Errorf("experiment: recipe %q: %s given twice", s, key)
+		}
+		seen[key] = true
+		r.Sets = append(r.Sets, kv)
+	}
+	return r, nil
+}
+
 // Cell is one combination of the grid's values.
 type Cell struct {
 	// Name is the cell's directory name: each key's last part and its
@@ -50,10 +89,18 @@ type Cell struct {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9.]+`)
 
-// Cells returns every combination of the axes' values, the first axis
-// varying slowest. No axes give one cell, named base.
-func Cells(axes []Axis) ([]Cell, error) {
+// Cells returns every combination of the recipes and the axes' values, the
+// recipes varying slowest, then the first axis. A recipe's cells are named
+// after it and take its name as their first value. No recipes and no axes
+// give one cell, named base.
+func Cells(recipes []Recipe, axes []Axis) ([]Cell, error) {
 	out := []Cell{{}}
+	if len(recipes) > 0 {
+		out = out[:0]
+		for _, r := range recipes {
+			out = append(out, Cell{Name: r.Name, Sets: append([]string{}, r.Sets...), Values: []string{r.Name}})
+		}
+	}
 	keys := map[string]bool{}
 	for _, a := range axes {
 		if keys[a.Key] {
@@ -85,7 +132,7 @@ func Cells(axes []Axis) ([]Cell, error) {
 			out[i].Name = "base"
 		}
 		if seen[out[i].Name] {
-			return nil, fmt.Errorf("experiment: two cells would share the directory %s: give values that differ in letters or digits", out[i].Name)
+			return nil, fmt.Errorf("experiment: two cells would share the directory %s: give recipe names and values that differ in letters or digits", out[i].Name)
 		}
 		seen[out[i].Name] = true
 	}

@@ -31,6 +31,9 @@ type Config struct {
 	// Sets are overrides (key=value) applied to every run, before the
 	// grid's.
 	Sets []string
+	// Recipes are named sets of overrides, each a cell (crossed with the
+	// grid's axes when both are given).
+	Recipes []Recipe
 	// Grid holds the axes: every combination of their values is a cell.
 	Grid []Axis
 	// Seeds is the number of runs per cell, seeded 1, 2, …; at least 1.
@@ -100,8 +103,11 @@ type RunSpec struct {
 // Plan is what sweep.json records: the sweep's settings and its runs, fixed
 // when it starts, so that a resumed sweep is the same sweep.
 type Plan struct {
-	Base     string   `json:"base"`
-	Sets     []string `json:"sets"`
+	Base string   `json:"base"`
+	Sets []string `json:"sets"`
+	// Recipes is omitted when empty, so that a plan written before recipes
+	// existed still resumes.
+	Recipes  []Recipe `json:"recipes,omitempty"`
 	Grid     []Axis   `json:"grid"`
 	Cells    []Cell   `json:"cells"`
 	Seeds    int      `json:"seeds"`
@@ -160,11 +166,11 @@ func (c *Config) plan() (*Plan, error) {
 	if len(panel) == 0 {
 		return nil, errors.New("experiment: an empty panel: the final networks need opponents")
 	}
-	cells, err := Cells(c.Grid)
+	cells, err := Cells(c.Recipes, c.Grid)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Base: c.Base, Sets: append([]string{}, c.Sets...), Grid: c.Grid, Cells: cells, Seeds: c.Seeds,
+	p := &Plan{Base: c.Base, Sets: append([]string{}, c.Sets...), Recipes: c.Recipes, Grid: c.Grid, Cells: cells, Seeds: c.Seeds,
 		Budget: c.Budget.String(), Panel: panel, Games: games, RateSims: sims, H2HSims: h2hSims, H2HGames: h2hGames}
 	for _, cell := range cells {
 		for seed := 1; seed <= c.Seeds; seed++ {
@@ -252,7 +258,7 @@ func (c *Config) fixPlan(p *Plan) error {
 	old, err := inputfile.ReadFile(path, int64(len(data)), "a sweep plan")
 	switch {
 	case errors.Is(err, inputfile.ErrTooLarge) || err == nil && !bytes.Equal(old, data):
-		return fmt.Errorf("experiment: %s holds another sweep (its %s differs: other base, sets, grid, seeds, budget or panel); resume it with its own settings or choose another --out", c.Out, planFile)
+		return fmt.Errorf("experiment: %s holds another sweep (its %s differs: other base, sets, recipes, grid, seeds, budget or panel); resume it with its own settings or choose another --out", c.Out, planFile)
 	case err == nil:
 		return nil
 	case !errors.Is(err, os.ErrNotExist):

@@ -72,6 +72,9 @@ func writeSummary(dir string, p *Plan, rows []Row, h2h []H2HCell) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	head := []string{"cell"}
+	if len(p.Recipes) > 0 {
+		head = append(head, "recipe")
+	}
 	for _, a := range p.Grid {
 		head = append(head, a.Key)
 	}
@@ -100,6 +103,13 @@ func report(p *Plan, rows []Row, h2h []H2HCell) []byte {
 	var axes []string
 	for _, a := range p.Grid {
 		axes = append(axes, fmt.Sprintf("`%s` ∈ {%s}", a.Key, strings.Join(a.Values, ", ")))
+	}
+	for _, r := range p.Recipes {
+		sets := "the base config"
+		if len(r.Sets) > 0 {
+			sets = "`" + strings.Join(r.Sets, "`, `") + "`"
+		}
+		axes = append(axes, fmt.Sprintf("recipe `%s` (%s)", r.Name, sets))
 	}
 	if len(axes) == 0 {
 		axes = []string{"none (the base config alone)"}
