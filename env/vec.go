@@ -15,8 +15,9 @@ package env
 //	HasFinalObs bool    (N)          AutoResetSameStep only
 //
 // The accessors return slices that alias these buffers: read or copy them
-// before the next call that changes the batch. A finished game's mask row
-// is all zero. docs/tensors.md documents every column.
+// before the next call that changes the batch ([Vec.Bind] points them at
+// the caller's arrays instead). A finished game's mask row is all zero.
+// docs/tensors.md documents every column.
 //
 // The batch is split into fixed ranges of game indices, one per worker; the
 // workers are started by [NewVec] and live until [Vec.Close], or exit after

@@ -143,31 +143,42 @@ func TestVecBindLengths(t *testing.T) {
 	}
 }
 
+// boundStepper returns one step of a random player on a Vec of n games on
+// one worker (closed at the end of the test), with every output bound to
+// arrays of the caller's and the float32 mask off for the step when bound
+// (what the C library does each step).
+func boundStepper(tb testing.TB, n int, bound bool) func() error {
+	v, err := NewVec(MustGame(Urim), n, VecOptions{Workers: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { v.Close() })
+	s := newBoundSet(v, true)
+	actions := make([]int32, v.Len())
+	rng := uint64(0x9E3779B97F4A7C15)
+	return func() error {
+		RandomActions(actions, v.Legal(), &rng)
+		if bound {
+			_ = v.Bind(&s.o)
+			defer v.Bind(nil)
+		}
+		err := v.Step(actions)
+		v.ClearEpisodes()
+		return err
+	}
+}
+
 // TestVecBoundStepAllocs: a bound step allocates nothing (one worker, so
 // no goroutine parks and takes a wait record).
 func TestVecBoundStepAllocs(t *testing.T) {
-	v, err := NewVec(MustGame(Urim), 256, VecOptions{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s := newBoundSet(v, true)
-	actions := make([]int32, v.Len())
-	rng := uint64(3)
-	if n := testing.AllocsPerRun(200, func() {
-		RandomActions(actions, v.Legal(), &rng)
-		_ = v.Bind(&s.o)
-		_ = v.Step(actions)
-		_ = v.Bind(nil)
-		v.ClearEpisodes()
-	}); n != 0 {
+	step := boundStepper(t, 256, true)
+	if n := testing.AllocsPerRun(200, func() { _ = step() }); n != 0 {
 		t.Errorf("a bound step allocates %v times", n)
 	}
 }
 
 // BenchmarkVecBoundStep is BenchmarkVecStep at 4096 games on one worker
-// with every output bound to the caller's arrays and the float32 mask off
-// (what the C library does each step), beside the unbound step.
+// with every output bound, beside the unbound step.
 func BenchmarkVecBoundStep(b *testing.B) {
 	for _, bound := range []bool{false, true} {
 		name := "unbound"
@@ -175,27 +186,12 @@ func BenchmarkVecBoundStep(b *testing.B) {
 			name = "bound"
 		}
 		b.Run(name, func(b *testing.B) {
-			v, err := NewVec(MustGame(Urim), 4096, VecOptions{Workers: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer v.Close()
-			s := newBoundSet(v, true)
-			actions := make([]int32, v.Len())
-			rng := uint64(0x9E3779B97F4A7C15)
+			step := boundStepper(b, 4096, bound)
 			b.ReportAllocs()
 			for b.Loop() {
-				RandomActions(actions, v.Legal(), &rng)
-				if bound {
-					_ = v.Bind(&s.o)
-				}
-				if err := v.Step(actions); err != nil {
+				if err := step(); err != nil {
 					b.Fatal(err)
 				}
-				if bound {
-					_ = v.Bind(nil)
-				}
-				v.ClearEpisodes()
 			}
 			b.ReportMetric(b.Elapsed().Seconds()*1e9/(float64(b.N)*4096), "ns/step")
 		})
