@@ -41,6 +41,11 @@ type LockstepConfig struct {
 	// NoiseFrac)·P + NoiseFrac·η. NoiseFrac 0 means no noise, NoiseAlpha 0
 	// means 1. The Gumbel rule ignores them (its noise is Search.Gumbel's).
 	NoiseAlpha, NoiseFrac float64
+	// RootTemp, when neither 0 nor 1, is KataGo's root policy temperature:
+	// at every full search the priors of the root's children become
+	// P^(1/RootTemp), renormalised, before the noise (above 1 flattens
+	// them, so the search tries more moves the network rates low).
+	RootTemp float64
 	// Moves is how Play plays each move: playout-cap randomization,
 	// temperatures, resignation and the games' starts.
 	Moves SelfPlayPolicy
@@ -69,6 +74,8 @@ func (c *LockstepConfig) Check() error {
 		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, sc.C)
 	case !(c.NoiseFrac >= 0 && c.NoiseFrac <= 1) || !(c.NoiseAlpha >= 0 && c.NoiseAlpha <= 1000):
 		return fmt.Errorf("%w: noise alpha %g, fraction %g: want alpha 0 to 1000 and fraction 0 to 1", ErrLockstepConfig, c.NoiseAlpha, c.NoiseFrac)
+	case c.RootTemp != 0 && !(c.RootTemp >= 0.1 && c.RootTemp <= 10):
+		return fmt.Errorf("%w: root policy temperature %g: want 0 (none) or 0.1 to 10", ErrLockstepConfig, c.RootTemp)
 	}
 	if err := c.Moves.check(); err != nil {
 		return err
@@ -255,7 +262,7 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			// target. One more visits a child.
 			l.left[i] = 2
 		}
-		l.noise[i] = j.Noise && l.cfg.NoiseFrac > 0 && t.rule != Gumbel
+		l.noise[i] = j.Noise && (l.cfg.NoiseFrac > 0 || l.tempered()) && t.rule != Gumbel
 		if t.rule == Gumbel {
 			t.beginGumbel(l.left[i])
 		}
@@ -316,10 +323,18 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 // expanded.
 func (l *Lockstep) addNoise(i int) {
 	if t := l.trees[i]; l.noise[i] && t.nodes[0].kids > 0 {
-		t.addRootNoise(l.rng, l.cfg.NoiseAlpha, l.cfg.NoiseFrac)
+		if l.tempered() {
+			t.temperRoot(l.cfg.RootTemp)
+		}
+		if l.cfg.NoiseFrac > 0 {
+			t.addRootNoise(l.rng, l.cfg.NoiseAlpha, l.cfg.NoiseFrac)
+		}
 		l.noise[i] = false
 	}
 }
+
+// tempered reports whether full searches temper the root's priors.
+func (l *Lockstep) tempered() bool { return l.cfg.RootTemp != 0 && l.cfg.RootTemp != 1 }
 
 // result reads game i's root into r.
 func (l *Lockstep) result(i int, j *LockstepJob, r *RootSearch) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -410,5 +411,46 @@ func TestLockstepEndgameBoost(t *testing.T) {
 	bad.Moves.BoostMinSeeds, bad.Moves.BoostMaxSeeds = 30, 20
 	if _, err := NewLockstep(g, bad, nil, 1); err == nil {
 		t.Error("a boost band of 30 to 20 seeds accepted")
+	}
+}
+
+// TestRootPolicyTemperature: temperRoot raises the root's priors to 1/T
+// and renormalises them; a search with RootTemp 1 is the search without.
+func TestRootPolicyTemperature(t *testing.T) {
+	tr := &tree{nodes: []node{{first: 1, kids: 3}, {prior: 0.6}, {prior: 0.3}, {prior: 0.1}}}
+	tr.temperRoot(2)
+	raw := []float64{math.Sqrt(0.6), math.Sqrt(0.3), math.Sqrt(0.1)}
+	sum := raw[0] + raw[1] + raw[2]
+	for i, r := range raw {
+		if got := float64(tr.nodes[1+i].prior); math.Abs(got-r/sum) > 1e-6 {
+			t.Errorf("child %d: prior %v, want %v", i, got, r/sum)
+		}
+	}
+	if tr.nodes[3].prior <= 0.1 || tr.nodes[1].prior >= 0.6 {
+		t.Errorf("a temperature of 2 did not flatten the priors: %v", tr.nodes[1:])
+	}
+	g := env.MustGame(env.Oware)
+	play := func(temp float64) []int {
+		cfg := LockstepConfig{Games: 2, Search: MCTSConfig{Sims: 24, Batch: 2, Rule: PUCT}, NoiseAlpha: 0.5, NoiseFrac: 0.25, RootTemp: temp,
+			Moves: SelfPlayPolicy{Temperature: 1, TempPlies: 10}}
+		var visits []int
+		err := linearLockstep(t, g, cfg, 3).Play(context.Background(), 2, func(m *SelfPlayMove) error {
+			visits = append(visits, m.Search.Visits[:]...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return visits
+	}
+	if a, b := play(0), play(1); !reflect.DeepEqual(a, b) {
+		t.Error("RootTemp 1 changed the search")
+	}
+	if a, b := play(0), play(3); reflect.DeepEqual(a, b) {
+		t.Error("RootTemp 3 changed nothing")
+	}
+	bad := LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 8, Rule: PUCT}, RootTemp: 20}
+	if _, err := NewLockstep(g, bad, nil, 1); err == nil {
+		t.Error("a root temperature of 20 accepted")
 	}
 }

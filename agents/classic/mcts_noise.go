@@ -56,3 +56,22 @@ func (t *tree) addRootNoise(r *rand.Rand, alpha, frac float64) {
 		c.prior = float32((1-frac)*float64(c.prior) + frac*eta[i])
 	}
 }
+
+// temperRoot raises the priors of the root's children to 1/temp and
+// renormalises them (KataGo's root policy temperature).
+func (t *tree) temperRoot(temp float64) {
+	root := &t.nodes[0]
+	kids := t.nodes[root.first : root.first+int32(root.kids)]
+	var sum float64
+	for i := range kids {
+		p := math.Pow(float64(kids[i].prior), 1/temp)
+		kids[i].prior = float32(p)
+		sum += p
+	}
+	if sum == 0 {
+		return // every prior was 0: nothing to spread
+	}
+	for i := range kids {
+		kids[i].prior = float32(float64(kids[i].prior) / sum)
+	}
+}

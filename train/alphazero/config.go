@@ -50,6 +50,10 @@ type Search struct {
 	LeafBatch int `yaml:"leaf_batch"`
 	// PlayoutCap is KataGo's playout-cap randomization.
 	PlayoutCap PlayoutCap `yaml:"playout_cap"`
+	// RootPolicyTemperature is KataGo's root policy temperature: the root's
+	// priors at every full search become P^(1/T), renormalised, before the
+	// Dirichlet noise; 1 leaves them alone.
+	RootPolicyTemperature float64 `yaml:"root_policy_temperature"`
 	// EndgameBoost gives a band of endgames deeper full searches.
 	EndgameBoost EndgameBoost `yaml:"endgame_boost"`
 	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
@@ -203,7 +207,7 @@ const MaxTablebaseSeeds = 16
 func defaultSearch() Search {
 	return Search{Sims: ConstSims(100), Root: "puct", Gumbel: GumbelSearch{M: 16, CVisit: 50, CScale: 0.1}, CPuct: 1.5, DirichletAlpha: 0.5, DirichletFraction: 0.25,
 		Temperature: 1, TemperaturePlies: 12, FinalTemperature: 0, LeafBatch: 8,
-		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, EndgameBoost: EndgameBoost{MinSeeds: 15, MaxSeeds: 16}, Precision: "fp32"}
+		PlayoutCap: PlayoutCap{FullShare: 0.25, FastSims: 20}, RootPolicyTemperature: 1, EndgameBoost: EndgameBoost{MinSeeds: 15, MaxSeeds: 16}, Precision: "fp32"}
 }
 
 func defaultSelfPlay() SelfPlay {
@@ -240,6 +244,7 @@ func checkSearch(c *train.Config, s Search, _ *env.Game) error {
 		train.IntRange("search.leaf_batch", s.LeafBatch, 1, 256),
 		train.FloatRange("search.playout_cap.full_share", s.PlayoutCap.FullShare, 0, 1, true, false),
 		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims),
+		train.FloatRange("search.root_policy_temperature", s.RootPolicyTemperature, 0.1, 10, false, false),
 		train.IntRange("search.endgame_boost.sims", s.EndgameBoost.Sims, 0, train.MaxSims),
 		train.IntRange("search.endgame_boost.min_seeds", s.EndgameBoost.MinSeeds, 0, 1000),
 		train.IntRange("search.endgame_boost.max_seeds", s.EndgameBoost.MaxSeeds, s.EndgameBoost.MinSeeds, 1000))

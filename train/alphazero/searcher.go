@@ -30,6 +30,7 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.Lo
 		Search:     mc,
 		NoiseAlpha: sc.DirichletAlpha,
 		NoiseFrac:  sc.DirichletFraction,
+		RootTemp:   sc.RootPolicyTemperature,
 		Moves: classic.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
 			Resign: classic.Resign{Threshold: sp.Resign.Threshold, Consecutive: sp.Resign.Consecutive, NeverShare: sp.Resign.NeverShare}},
 	}
