@@ -16,7 +16,7 @@ func TestConfigErrors(t *testing.T) {
 		want       string // the whole message must contain it
 	}{
 		{"unknown key", "rules: urim\nsearch:\n  sims: 50\n  simz: 3\n", nil,
-			"train: config f.yaml:4: search.simz: unknown key (known: sims, c_puct, dirichlet_alpha, dirichlet_fraction, temperature, temperature_plies, final_temperature, leaf_batch, playout_cap, root_policy_temperature, endgame_boost, root, gumbel, precision)"},
+			"train: config f.yaml:4: search.simz: unknown key (known: sims, c_puct, dirichlet_alpha, dirichlet_fraction, temperature, temperature_plies, final_temperature, leaf_batch, playout_cap, root_policy_temperature, forced_playouts, endgame_boost, root, gumbel, precision)"},
 		{"unknown top-level key", "rulez: urim\n", nil, "f.yaml:1: rulez: unknown key (known: algorithm, rules, rules_file,"},
 		{"bad type", "search:\n  sims: abc\n", nil, `f.yaml:2: search.sims: want an integer, got "abc"`},
 		{"fraction for an integer", "selfplay:\n  games_per_iteration: 1.5\n", nil, `f.yaml:2: selfplay.games_per_iteration: want an integer, got "1.5"`},

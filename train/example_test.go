@@ -21,5 +21,5 @@ func ExampleParseConfig() {
 	// Output:
 	// urim7 200 1.5 50 <nil>
 	// train: config run.yaml:2: search.sims: 0 is out of range (1 to 1048576)
-	// train: config run.yaml:2: search.simz: unknown key (known: sims, c_puct, dirichlet_alpha, dirichlet_fraction, temperature, temperature_plies, final_temperature, leaf_batch, playout_cap, root_policy_temperature, endgame_boost, root, gumbel, precision)
+	// train: config run.yaml:2: search.simz: unknown key (known: sims, c_puct, dirichlet_alpha, dirichlet_fraction, temperature, temperature_plies, final_temperature, leaf_batch, playout_cap, root_policy_temperature, forced_playouts, endgame_boost, root, gumbel, precision)
 }

@@ -46,6 +46,10 @@ type LockstepConfig struct {
 	// P^(1/RootTemp), renormalised, before the noise (above 1 flattens
 	// them, so the search tries more moves the network rates low).
 	RootTemp float64
+	// ForcedK, above 0, turns on KataGo's forced playouts and policy target
+	// pruning at the root of every full search (mcts_forced.go) with
+	// n_forced = √(ForcedK·P·N); KataGo uses 2. The Gumbel rule ignores it.
+	ForcedK float64
 	// Moves is how Play plays each move: playout-cap randomization,
 	// temperatures, resignation and the games' starts.
 	Moves SelfPlayPolicy
@@ -74,6 +78,8 @@ func (c *LockstepConfig) Check() error {
 		return fmt.Errorf("%w: c %g: want 0 to 100", ErrLockstepConfig, sc.C)
 	case !(c.NoiseFrac >= 0 && c.NoiseFrac <= 1) || !(c.NoiseAlpha >= 0 && c.NoiseAlpha <= 1000):
 		return fmt.Errorf("%w: noise alpha %g, fraction %g: want alpha 0 to 1000 and fraction 0 to 1", ErrLockstepConfig, c.NoiseAlpha, c.NoiseFrac)
+	case !(c.ForcedK >= 0 && c.ForcedK <= 100):
+		return fmt.Errorf("%w: forced playouts k %g: want 0 (none) to 100", ErrLockstepConfig, c.ForcedK)
 	case c.RootTemp != 0 && !(c.RootTemp >= 0.1 && c.RootTemp <= 10):
 		return fmt.Errorf("%w: root policy temperature %g: want 0 (none) or 0.1 to 10", ErrLockstepConfig, c.RootTemp)
 	}
@@ -263,6 +269,10 @@ func (l *Lockstep) Search(jobs []LockstepJob, out []RootSearch) {
 			l.left[i] = 2
 		}
 		l.noise[i] = j.Noise && (l.cfg.NoiseFrac > 0 || l.tempered()) && t.rule != Gumbel
+		t.forced = 0
+		if j.Full && t.rule == PUCT {
+			t.forced = float32(l.cfg.ForcedK)
+		}
 		if t.rule == Gumbel {
 			t.beginGumbel(l.left[i])
 		}
@@ -356,6 +366,9 @@ func (l *Lockstep) result(i int, j *LockstepJob, r *RootSearch) {
 	if t.rule == Gumbel {
 		r.Gumbel = true
 		r.Action = t.gumbelDecide(&r.Policy)
+		return
+	}
+	if t.forced > 0 && t.prunedPolicy(t.forced, &r.Policy) {
 		return
 	}
 	if sum > 0 {

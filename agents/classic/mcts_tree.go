@@ -40,6 +40,9 @@ type tree struct {
 	kind  env.RewardKind
 	table *tablebase.Table // MCTSConfig.Table, or nil
 	gum   gumbelRoot       // the Gumbel rule's search (gumbel.go)
+	// forced is the k of forced playouts at the root (mcts_forced.go) for
+	// the running search; 0: none.
+	forced float32
 
 	batched // the rounds of a batched search (mcts_batch.go)
 
@@ -147,6 +150,11 @@ func (t *tree) selectChild(parent int32) int32 {
 	first, end := p.first, p.first+int32(p.kids)
 	best, bestScore := first, float32(math.Inf(-1))
 	if t.rule == PUCT {
+		if parent == 0 && t.forced > 0 {
+			if c := t.selectForced(); c >= 0 {
+				return c
+			}
+		}
 		// Pending simulations count as visits that lost (virtual loss), so
 		// the leaves of one batch spread over the tree; vloss is 0 outside
 		// batched search, where this is plain PUCT.

@@ -54,6 +54,10 @@ type Search struct {
 	// priors at every full search become P^(1/T), renormalised, before the
 	// Dirichlet noise; 1 leaves them alone.
 	RootPolicyTemperature float64 `yaml:"root_policy_temperature"`
+	// ForcedPlayouts is the k of KataGo's forced playouts and policy target
+	// pruning at the root of every full search (n_forced = √(k·P·N); 0:
+	// off; KataGo uses 2).
+	ForcedPlayouts float64 `yaml:"forced_playouts"`
 	// EndgameBoost gives a band of endgames deeper full searches.
 	EndgameBoost EndgameBoost `yaml:"endgame_boost"`
 	// Root is the search at the root: puct (AlphaZero: PUCT with Dirichlet
@@ -245,6 +249,7 @@ func checkSearch(c *train.Config, s Search, _ *env.Game) error {
 		train.FloatRange("search.playout_cap.full_share", s.PlayoutCap.FullShare, 0, 1, true, false),
 		train.IntRange("search.playout_cap.fast_sims", s.PlayoutCap.FastSims, 1, train.MaxSims),
 		train.FloatRange("search.root_policy_temperature", s.RootPolicyTemperature, 0.1, 10, false, false),
+		train.FloatRange("search.forced_playouts", s.ForcedPlayouts, 0, 100, false, false),
 		train.IntRange("search.endgame_boost.sims", s.EndgameBoost.Sims, 0, train.MaxSims),
 		train.IntRange("search.endgame_boost.min_seeds", s.EndgameBoost.MinSeeds, 0, 1000),
 		train.IntRange("search.endgame_boost.max_seeds", s.EndgameBoost.MaxSeeds, s.EndgameBoost.MinSeeds, 1000))

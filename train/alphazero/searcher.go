@@ -31,6 +31,7 @@ func lockstepConfig(cfg *train.Config, reward env.RewardKind, it int) classic.Lo
 		NoiseAlpha: sc.DirichletAlpha,
 		NoiseFrac:  sc.DirichletFraction,
 		RootTemp:   sc.RootPolicyTemperature,
+		ForcedK:    sc.ForcedPlayouts,
 		Moves: classic.SelfPlayPolicy{Temperature: sc.Temperature, TempPlies: sc.TemperaturePlies, FinalTemp: sc.FinalTemperature,
 			Resign: classic.Resign{Threshold: sp.Resign.Threshold, Consecutive: sp.Resign.Consecutive, NeverShare: sp.Resign.NeverShare}},
 	}
