@@ -96,6 +96,15 @@ func TestForcedPlayouts(t *testing.T) {
 	if few2 >= few0 {
 		t.Errorf("root children with 1–2 visits: %d with forced playouts, %d without", few2, few0)
 	}
+	// A full search with forced playouts, the root temperature and noise
+	// allocates nothing.
+	l := linearLockstep(t, g, LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 32, Rule: PUCT}, ForcedK: 2, RootTemp: 1.25, NoiseFrac: 0.25}, 1)
+	start := g.Start()
+	jobs, out := []LockstepJob{{State: &start, Sims: 32, Noise: true, Full: true}}, make([]RootSearch, 1)
+	l.Search(jobs, out)
+	if allocs := testing.AllocsPerRun(5, func() { l.Search(jobs, out) }); allocs > 0 {
+		t.Errorf("%v allocations per full search with forced playouts", allocs)
+	}
 	bad := LockstepConfig{Games: 1, Search: MCTSConfig{Sims: 8, Rule: PUCT}, ForcedK: -1}
 	if _, err := NewLockstep(g, bad, nil, 1); err == nil {
 		t.Error("forced playouts k −1 accepted")
