@@ -79,11 +79,10 @@ func New(s *train.Session) (train.Algorithm, error) {
 	}
 	a := &algorithm{s: s, cfg: s.Config, learn: newLearner(s), win: win, table: table}
 	if tc := TrainingSection.Of(s.Config); tc.TablebaseSample > 0 && table != nil {
-		from := max(tc.TablebaseSampleMinSeeds, 1)
-		if from > table.MaxSeeds() {
+		if from := tc.TablebaseSampleMinSeeds; from > table.MaxSeeds() {
 			return nil, train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d, but the table holds at most %d seeds", from, table.MaxSeeds())
 		}
-		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: tc.TablebaseSample, from: from}
+		a.learn.table = &tableSampler{t: table, g: s.Game, enc: s.Encoder, reward: s.Reward, share: tc.TablebaseSample, from: tc.TablebaseSampleMinSeeds}
 	}
 	if s.Remote() != nil {
 		if a.seen, a.recent, err = seenShards(s); err != nil {

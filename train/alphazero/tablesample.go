@@ -19,8 +19,9 @@ const SampledPlies = 200
 
 // tableSampler draws training rows straight from the endgame table
 // (training.tablebase_sample): a position with a seed count uniform over
-// from … K (training.tablebase_sample_min_seeds, 1 by default), uniform within it (tablebase.Table.Sample, the distribution `urim
-// eval accuracy` scores), with the table's value as the value target and
+// from … K (training.tablebase_sample_min_seeds; 1 … K, the distribution
+// `urim eval accuracy` scores, by default), uniform within it
+// (tablebase.Table.Sample), with the table's value as the value target and
 // its best moves (the position's, with only itself as history) as a
 // uniform policy target. Positions the table does not hold exactly, and
 // finished ones, are drawn again. It allocates nothing: it runs in every
@@ -31,7 +32,7 @@ type tableSampler struct {
 	enc    *env.Encoder
 	reward env.RewardKind
 	share  float64
-	from   int // the fewest seeds of a sample, 1 … K
+	from   int // the fewest seeds of a sample (0 and 1: every layer)
 }
 
 // rows returns how many rows of a batch of n the table fills.
@@ -60,7 +61,7 @@ func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
 // draw returns a position the table holds exactly, at a drawn ply, its
 // value for the player to move and its best moves.
 func (ts *tableSampler) draw(rng *rand.Rand) (env.State, float32, env.Mask) {
-	lo := max(ts.from, 1) // a sampler made without from draws from 1
+	lo := max(ts.from, 1) // 0 draws from every layer, as 1 does
 	for {
 		s, err := ts.t.Sample(ts.g, lo+rng.IntN(ts.t.MaxSeeds()-lo+1), rng)
 		if err != nil {

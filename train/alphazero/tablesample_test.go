@@ -17,6 +17,17 @@ import (
 	"github.com/urim-rl/urim/train"
 )
 
+// sampleTable is the game and table of the sampler's tests: urim4 to 6
+// seeds, with the stored best moves.
+func sampleTable(t *testing.T) (*env.Game, *tablebase.Table) {
+	t.Helper()
+	table, _, err := tablebase.Build(context.Background(), env.Urim4, 6, tablebase.Options{StoreMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env.MustGame(env.Urim4), table
+}
+
 // TestTableSampleRows: the rows training.tablebase_sample writes hold
 // positions the table holds exactly, encoded as the run encodes, with the
 // legal moves as the mask, the table's value as the value target and the
@@ -24,12 +35,7 @@ import (
 // the rows before its share are left to the window; filling allocates
 // nothing.
 func TestTableSampleRows(t *testing.T) {
-	rules := env.Urim4
-	g := env.MustGame(rules)
-	table, _, err := tablebase.Build(context.Background(), rules, 6, tablebase.Options{StoreMoves: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, table := sampleTable(t)
 	enc := env.NewEncoder(g, env.EncodingCompact)
 	ts := &tableSampler{t: table, g: g, enc: enc, reward: env.RewardMatchPoints, share: 0.25}
 	const n = 64
@@ -95,22 +101,13 @@ func TestTableSampleRows(t *testing.T) {
 // TestTableSampleMinSeeds: training.tablebase_sample_min_seeds keeps the
 // samples in the table's top layers, drawing each of them.
 func TestTableSampleMinSeeds(t *testing.T) {
-	rules := env.Urim4
-	g := env.MustGame(rules)
-	table, _, err := tablebase.Build(context.Background(), rules, 6, tablebase.Options{StoreMoves: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, table := sampleTable(t)
 	ts := &tableSampler{t: table, g: g, enc: env.NewEncoder(g, env.EncodingCompact), reward: env.RewardMatchPoints, share: 0.5, from: 5}
 	rng := rand.New(rand.NewPCG(3, 3))
 	seen := map[int]int{}
 	for range 400 {
 		s, _, _ := ts.draw(rng)
-		n := 0
-		for i := range 2 * g.PitsPerRow() {
-			n += s.Pit(i)
-		}
-		seen[n]++
+		seen[s.RowSeeds(0)+s.RowSeeds(1)]++
 	}
 	if len(seen) != 2 || seen[5] == 0 || seen[6] == 0 {
 		t.Errorf("seed counts drawn %v, want only 5 and 6, each drawn", seen)
