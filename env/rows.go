@@ -8,7 +8,8 @@ package env
 // training step's batch. Row widths are the encoding's Dim for Obs and the
 // game's actions (PitsPerRow) for Mask and Policy; every other column has
 // one value per row. A holder uses the columns it needs and leaves the rest
-// nil (a training batch reads Obs, Mask, Policy and Outcome).
+// nil (a training batch reads Obs, Mask, Policy and Outcome, and Margin
+// with a score loss).
 type Rows struct {
 	Obs       []float32 // rows × Dim: the observation of the player to move
 	Mask      []bool    // rows × Actions: the legal actions
@@ -18,4 +19,10 @@ type Rows struct {
 	Outcome   []float32 // the game's reward for the mover (the value target)
 	Action    []int32   // the action played
 	Ply       []int32   // plies played before the position
+	// Margin is the game's final seed margin for the mover over the rules'
+	// seeds, in [-1, 1]: the score target of a network with a score head
+	// (nn.Arch.Score). Datasets do not store it, since a shard's game
+	// records give it (dataset.Record.Margin); training's replay window
+	// and batches hold it when the run trains a score head.
+	Margin []float32
 }

@@ -29,9 +29,9 @@ const (
 // Width and depth at their limits together would need tens of gigabytes.
 const MaxHiddenWeights = 1 << 27
 
-// Arch describes the trunk of a policy-value network. The heads are fixed: a
-// Linear policy head with one logit per action and a Linear value head
-// followed by tanh.
+// Arch describes the trunk of a policy-value network and its heads: a
+// Linear policy head with one logit per action, a Linear value head followed
+// by tanh and, when Score is set, a Linear score head followed by tanh.
 type Arch struct {
 	// Kind is KindMLP or KindResMLP; empty means KindMLP.
 	Kind string `json:"kind"`
@@ -43,6 +43,14 @@ type Arch struct {
 	// LayerNorm adds a layer normalisation (with gain and bias) before every
 	// ReLU.
 	LayerNorm bool `json:"layer_norm"`
+	// Score adds the auxiliary score head (KataGo's score target): one
+	// value per row in [-1, 1] (tanh), the game's final seed margin for the
+	// player to move over the rules' seeds, trained by TrainConfig's
+	// ScoreWeight. The trunk, policy and value heads are the same without
+	// it, drawn from a seed the same way; searches read only the policy
+	// and the value. Omitted from JSON when false, so that a network
+	// without it is described (and saved) as before it existed.
+	Score bool `json:"score,omitempty"`
 }
 
 // DefaultArch is the default network: an MLP of 3 hidden layers of 256 units
@@ -80,12 +88,16 @@ func (a Arch) Validate() error {
 	return nil
 }
 
-// String describes a in one line, e.g. "mlp 3x256" or "resmlp 4x128+ln".
+// String describes a in one line, e.g. "mlp 3x256", "resmlp 4x128+ln" or
+// "resmlp 6x256+ln+score".
 func (a Arch) String() string {
 	a = a.normalized()
 	s := fmt.Sprintf("%s %dx%d", a.Kind, a.Depth, a.Width)
 	if a.LayerNorm {
 		s += "+ln"
+	}
+	if a.Score {
+		s += "+score"
 	}
 	return s
 }

@@ -59,7 +59,11 @@ var (
 )
 
 // CheckpointVersion is the format version Save writes; docs/nn.md describes
-// it byte by byte.
+// it byte by byte. The score head (Arch.Score) did not step it: it is the
+// header's arch.score, written only when set, so that a network without one
+// has the bytes of every earlier build, and an earlier build refuses a
+// network with one at its header (an unknown key) rather than misreading
+// its tensors.
 const CheckpointVersion = 1
 
 const (

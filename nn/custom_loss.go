@@ -31,6 +31,9 @@ func (t *Trainer) GradientsLoss(obs []float32, rows int, loss HeadLoss) float64 
 	g := &n.g
 	l := loss(ws.x[g.policy][:rows*n.actions], ws.x[g.value][:rows], rows, n.actions,
 		ws.dx[g.policy][:rows*n.actions], ws.dx[g.value][:rows])
+	if g.score >= 0 {
+		clear(ws.dx[g.score][:rows]) // a caller's loss does not train the score head
+	}
 	n.backward(&t.bwd, t.pool)
 	ws.x[0] = nil
 	return l

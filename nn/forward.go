@@ -65,7 +65,7 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 	// for inference) and, for training, their gradients.
 	size := 0
 	for i, w := range g.widths {
-		if i > 0 && (grads || i == g.policy || i == g.value) {
+		if i > 0 && (grads || g.isHead(i)) {
 			size += maxRows*w + 16
 		}
 		if grads && i > 0 {
@@ -76,7 +76,7 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 	ws.x = make([][]float32, len(g.widths))
 	ws.local = make([]bool, len(g.widths))
 	for i := 1; i < len(g.widths); i++ {
-		if !grads && i != g.policy && i != g.value {
+		if !grads && !g.isHead(i) {
 			ws.local[i] = true
 			continue
 		}
@@ -125,10 +125,13 @@ func newWorkspace(g *graph, maxRows int, grads bool) *workspace {
 // blocks returns the number of row blocks (units of work) of a batch.
 func (ws *workspace) blocks(rows int) int { return (rows + ws.chunk - 1) / ws.chunk }
 
-// forwardJob runs the whole network on one row block per unit.
+// forwardJob runs the network on one row block per unit: the whole of it,
+// or without its score head when noScore is set (the last op; a Predictor's
+// Predict, whose callers read the policy and the value only).
 type forwardJob struct {
-	n  *Net
-	ws *workspace
+	n       *Net
+	ws      *workspace
+	noScore bool
 }
 
 func (j *forwardJob) run(u int) {
@@ -143,7 +146,11 @@ func (j *forwardJob) run(u int) {
 			us.view[a] = ws.x[a][r0*w : r1*w]
 		}
 	}
-	for i := range j.n.g.ops {
+	ops := len(j.n.g.ops)
+	if j.noScore && j.n.g.score >= 0 {
+		ops--
+	}
+	for i := range ops {
 		j.n.forwardOp(i, ws, us, r0, r1)
 	}
 	clear(us.view) // drop the caller's input

@@ -51,10 +51,15 @@ type graph struct {
 	widths    []int // width of each activation
 	policy    int   // activation of the logits
 	value     int   // activation of the values
+	score     int   // activation of the score head's output, or -1 without one (the last op writes it)
 	specs     []paramSpec
 	normCount int
 	normIndex []int // per op: index of its mean/rstd buffers, or -1
 }
+
+// isHead reports whether activation a is the output of a head (the logits,
+// the values or the scores), which spans the batch in every workspace.
+func (g *graph) isHead(a int) bool { return a == g.policy || a == g.value || a == g.score }
 
 func (g *graph) newAct(width int) int {
 	g.widths = append(g.widths, width)
@@ -109,7 +114,7 @@ func (g *graph) preAct(prefix string, i, x int, ln bool) int {
 // build lays out the operations and parameters of arch and returns the
 // parameter specifications in layer order.
 func (g *graph) build(arch Arch, inDim, actions int) []paramSpec {
-	*g = graph{}
+	*g = graph{score: -1}
 	x := g.newAct(inDim)
 	w := arch.Width
 	switch arch.Kind {
@@ -141,6 +146,12 @@ func (g *graph) build(arch Arch, inDim, actions int) []paramSpec {
 	}
 	g.policy = g.linear("policy", -1, x, actions, initHead, actNone)
 	g.value = g.linear("value", -1, x, 1, initHead, actTanh)
+	if arch.Score {
+		// Last, so that the other tensors are laid out, listed and drawn
+		// from the seed as without it, and a forward pass that needs no
+		// score stops one op short (Predictor.Predict).
+		g.score = g.linear("score", -1, x, 1, initHead, actTanh)
+	}
 	g.finish()
 	return g.specs
 }

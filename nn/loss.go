@@ -6,7 +6,8 @@ import "math"
 // rows; rows without a legal action (finished games) add nothing to the
 // policy figures.
 type LossStats struct {
-	// Loss is PolicyWeight·Policy + ValueWeight·Value, the minimised total.
+	// Loss is PolicyWeight·Policy + ValueWeight·Value (+ ScoreWeight·Score
+	// with a score head), the minimised total.
 	Loss float64
 	// Policy is the mean cross-entropy of the masked softmax against the
 	// target distribution.
@@ -18,6 +19,10 @@ type LossStats struct {
 	// KL is the mean KL divergence from the target to the network's policy,
 	// KL(target ‖ policy): Policy minus the target's entropy.
 	KL float64
+	// Score is the mean squared error of the score head against the
+	// batch's margins: 0 without a score head, or without margins (a
+	// score weight of 0 reads none).
+	Score float64
 }
 
 // policyValueLoss computes the loss of rows rows and writes its gradients
@@ -79,4 +84,24 @@ func policyValueLoss[M MaskEntry](logits, values []float32, mask []M, target, tv
 	st.Value *= inv
 	st.Loss = wp*st.Policy + wv*st.Value
 	return st
+}
+
+// scoreLoss returns the mean squared error of the score head's outputs
+// against margin (one target a row; nil: none, the loss 0) and writes its
+// gradient, weighted by w, into dscores: zero when w is 0, so that the head
+// takes no part in training. Sums run in float64, in row order.
+func scoreLoss(scores, margin []float32, w float64, dscores []float32) float64 {
+	if margin == nil {
+		clear(dscores)
+		return 0
+	}
+	rows := len(scores)
+	inv := 1 / float64(rows)
+	var sum float64
+	for r, s := range scores {
+		d := float64(s) - float64(margin[r])
+		sum += d * d
+		dscores[r] = float32(w * inv * 2 * d)
+	}
+	return sum * inv
 }

@@ -42,7 +42,7 @@ func ParsePrecision(s string) (Precision, error) {
 // int8Op reports whether operation o runs in int8 at Int8: a Linear op of
 // the trunk that does not read the observation.
 func int8Op(g *graph, o *op) bool {
-	return o.kind == opLinear && o.in != 0 && o.out != g.policy && o.out != g.value && o.act != actTanh
+	return o.kind == opLinear && o.in != 0 && o.out != g.policy && o.out != g.value && o.out != g.score && o.act != actTanh
 }
 
 // readers returns, per value of g, how many ops (and heads) read it.
@@ -56,6 +56,9 @@ func readers(g *graph) []int {
 	}
 	reads[g.policy]++
 	reads[g.value]++
+	if g.score >= 0 {
+		reads[g.score]++
+	}
 	return reads
 }
 

@@ -127,7 +127,32 @@ func (p *Predictor) Net() *Net { return p.net }
 // values in [-1, 1]. Both alias the predictor's buffers and are overwritten
 // by its next call. Predict panics if batch is outside 1..MaxBatch or obs is
 // too short.
+//
+// A network with a score head (Arch.Score) does not run it here: the
+// policy and the values are those of the same network without the head,
+// bit for bit, at either precision. PredictScore runs it too.
 func (p *Predictor) Predict(obs []float32, batch int) (logits, values []float32) {
+	p.forward(obs, batch, true)
+	n := p.net
+	return p.ws.x[n.g.policy][:batch*n.actions], p.ws.x[n.g.value][:batch]
+}
+
+// PredictScore is Predict with the score head's outputs too: batch values
+// in [-1, 1], the predicted final seed margin for the player to move over
+// the rules' seeds (Arch.Score). scores is nil for a network without a
+// score head. All three alias the predictor's buffers, as Predict's do.
+func (p *Predictor) PredictScore(obs []float32, batch int) (logits, values, scores []float32) {
+	p.forward(obs, batch, false)
+	n := p.net
+	if n.g.score >= 0 {
+		scores = p.ws.x[n.g.score][:batch]
+	}
+	return p.ws.x[n.g.policy][:batch*n.actions], p.ws.x[n.g.value][:batch], scores
+}
+
+// forward runs the network on batch rows of obs, without its score head
+// when noScore is set.
+func (p *Predictor) forward(obs []float32, batch int, noScore bool) {
 	n := p.net
 	if batch < 1 || batch > p.ws.maxRows {
 		panic(fmt.Sprintf("nn: Predict: batch %d is outside 1..%d", batch, p.ws.maxRows))
@@ -143,7 +168,7 @@ func (p *Predictor) Predict(obs []float32, batch int) (logits, values []float32)
 	}
 	p.ws.rows = batch
 	p.ws.x[0] = obs[:batch*n.inDim]
+	p.job.noScore = noScore
 	p.pool.do(&p.job, p.ws.blocks(batch))
 	p.ws.x[0] = nil
-	return p.ws.x[n.g.policy][:batch*n.actions], p.ws.x[n.g.value][:batch]
 }

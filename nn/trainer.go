@@ -16,6 +16,11 @@ type TrainConfig struct {
 	// PolicyWeight and ValueWeight weigh the two losses; 0 means 1.
 	PolicyWeight float64 `yaml:"policy_weight" json:"policy_weight"`
 	ValueWeight  float64 `yaml:"value_weight" json:"value_weight"`
+	// ScoreWeight weighs the score head's loss (Arch.Score), the mean
+	// squared error of its outputs against the batch's Margin; 0 (unlike
+	// the two above) means no score loss: the head, if any, gets no
+	// gradient. A network without a score head needs 0.
+	ScoreWeight float64 `yaml:"score_weight" json:"score_weight"`
 	// Optimizer holds AdamW's hyper-parameters.
 	Optimizer AdamW `yaml:"optimizer" json:"optimizer"`
 	// Schedule gives the learning rate of each step.
@@ -31,8 +36,9 @@ type TrainConfig struct {
 // Batch is one batch of training examples: N rows in the row schema
 // ([env.Rows]). A step reads Obs (N×InputDim observations), Mask (N×Actions
 // legal actions), Policy (N×Actions target distributions; mass on illegal
-// actions is ignored) and Outcome (N value targets in [-1, 1]); it ignores
-// the other columns, which may be nil.
+// actions is ignored), Outcome (N value targets in [-1, 1]) and, with a
+// score loss (TrainConfig.ScoreWeight above 0), Margin (N score targets in
+// [-1, 1]); it ignores the other columns, which may be nil.
 type Batch struct {
 	env.Rows
 	// N is the number of rows.
@@ -61,6 +67,7 @@ type Trainer struct {
 	cfg  TrainConfig
 	wp   float64
 	wv   float64
+	wsc  float64 // cfg.ScoreWeight
 	ws   *workspace
 	grad []float32 // gradients, laid out like the weights
 	gv   []Param   // views of grad per parameter
@@ -109,15 +116,18 @@ func NewTrainer(net *Net, cfg TrainConfig, maxBatch int) (*Trainer, error) {
 	if err := cfg.Schedule.Validate(); err != nil {
 		return nil, err
 	}
-	for _, w := range []float64{cfg.PolicyWeight, cfg.ValueWeight, cfg.ClipNorm} {
+	for _, w := range []float64{cfg.PolicyWeight, cfg.ValueWeight, cfg.ScoreWeight, cfg.ClipNorm} {
 		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
-			return nil, fmt.Errorf("nn: loss weights and clip norm must be finite and not negative (%v, %v, %v)", cfg.PolicyWeight, cfg.ValueWeight, cfg.ClipNorm)
+			return nil, fmt.Errorf("nn: loss weights and clip norm must be finite and not negative (%v, %v, %v, %v)", cfg.PolicyWeight, cfg.ValueWeight, cfg.ScoreWeight, cfg.ClipNorm)
 		}
+	}
+	if cfg.ScoreWeight > 0 && !net.arch.Score {
+		return nil, fmt.Errorf("nn: a score weight of %v, but the %v network has no score head", cfg.ScoreWeight, net.arch)
 	}
 	if cfg.Threads < 0 || maxBatch < 1 {
 		return nil, fmt.Errorf("nn: NewTrainer: threads %d and max batch %d", cfg.Threads, maxBatch)
 	}
-	t := &Trainer{net: net, cfg: cfg, wp: cfg.PolicyWeight, wv: cfg.ValueWeight}
+	t := &Trainer{net: net, cfg: cfg, wp: cfg.PolicyWeight, wv: cfg.ValueWeight, wsc: cfg.ScoreWeight}
 	if t.wp == 0 {
 		t.wp = 1
 	}
@@ -241,6 +251,9 @@ func (t *Trainer) check(b *Batch) {
 		panic(fmt.Sprintf("nn: batch of %d rows has %d observation, %d mask, %d policy and %d outcome entries (want %d, %d, %d, %d)",
 			b.N, len(b.Obs), len(b.Mask), len(b.Policy), len(b.Outcome), b.N*n.inDim, b.N*n.actions, b.N*n.actions, b.N))
 	}
+	if t.wsc > 0 && len(b.Margin) < b.N {
+		panic(fmt.Sprintf("nn: batch of %d rows has %d margin entries, the score loss needs one a row", b.N, len(b.Margin)))
+	}
 }
 
 // forwardLoss runs the network and the loss on b, leaving the heads'
@@ -253,8 +266,13 @@ func (t *Trainer) forwardLoss(b *Batch) LossStats {
 	ws.x[0] = b.Obs[:b.N*n.inDim]
 	t.pool.do(&t.fwd, ws.blocks(b.N))
 	g := &n.g
-	return policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Outcome, b.N, n.actions, t.wp, t.wv,
+	st := policyValueLoss(ws.x[g.policy], ws.x[g.value], b.Mask, b.Policy, b.Outcome, b.N, n.actions, t.wp, t.wv,
 		ws.dx[g.policy], ws.dx[g.value])
+	if g.score >= 0 {
+		st.Score = scoreLoss(ws.x[g.score][:b.N], b.Margin, t.wsc, ws.dx[g.score][:b.N])
+		st.Loss += t.wsc * st.Score
+	}
+	return st
 }
 
 // packWeights packs the weight matrices for a forward pass and, with

@@ -81,6 +81,11 @@ type Spec struct {
 	// from workers (the cluster section); without (nil), a distributed
 	// config of the algorithm is refused.
 	Remote *RemotePart
+	// Arch, when set, gives the architecture of a new run's network from
+	// the network section's (alphazero adds the score head that
+	// training.score_weight trains); nil keeps the section's. A resumed
+	// run keeps its checkpoint's.
+	Arch func(cfg *Config, a nn.Arch) nn.Arch
 }
 
 var (

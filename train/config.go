@@ -86,6 +86,17 @@ func (n Network) Arch() nn.Arch {
 	return nn.Arch{Kind: n.Kind, Width: n.Width, Depth: n.Depth, LayerNorm: n.LayerNorm}
 }
 
+// NetArch returns the architecture of a new network of the run: the network
+// section's, with what the algorithm adds to it (its Spec.Arch: alphazero's
+// score head).
+func (c *Config) NetArch() nn.Arch {
+	a := c.Network.Arch()
+	if spec, ok := specOf(c.Algorithm); ok && spec.Arch != nil {
+		a = spec.Arch(c, a)
+	}
+	return a
+}
+
 // Optimizer sets the training steps.
 type Optimizer struct {
 	// LR is the peak learning rate of AdamW.

@@ -186,7 +186,7 @@ func (s *Session) setup() (resumed bool, err error) {
 	}
 	s.State = State{}
 	fmt.Fprintf(s.Log, "train: new run in %s: %s, %s network (%d weights), %s encoding\n",
-		s.Dir, s.Rules.Name, cfg.Network.Arch(), s.Net.NumWeights(), s.Encoding)
+		s.Dir, s.Rules.Name, s.Net.Arch(), s.Net.NumWeights(), s.Encoding)
 	return false, nil
 }
 

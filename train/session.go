@@ -149,10 +149,10 @@ func (s *Session) setGame() (err error) {
 }
 
 // newNet sets the session's network to a new one of the config's
-// architecture, seeded from the run's seed.
+// architecture (as the algorithm's Spec.Arch amends it), seeded from the
+// run's seed.
 func (s *Session) newNet() (err error) {
-	n := s.Config.Network
-	if s.Net, err = nn.New(n.Arch(), s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
+	if s.Net, err = nn.New(s.Config.NetArch(), s.Rules, s.Encoding, s.Seed(0x6e6574)); err != nil {
 		return KeyError("network", err)
 	}
 	return nil

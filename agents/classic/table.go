@@ -160,3 +160,23 @@ func TableTarget(t *tablebase.Table, s *env.State, kind env.RewardKind, withBest
 	}
 	return reward(lo, s.Game().Total(), kind), best, true
 }
+
+// TableMargin is the score target an endgame table gives a training
+// position s: when the table holds s exactly (its bounds meet), the final
+// seed margin of the game played out perfectly from s (with a fresh
+// repetition history, as the table assumes) for the player to move, over
+// the rules' seeds: the seeds already in the stores plus the table's exact
+// share of those on the board. The table stores seed counts, not only wins
+// and losses, so the margin is exact wherever the value is. ok is false
+// where TableTarget's is (a finished position, one the table does not hold,
+// or holds only within bounds).
+func TableMargin(t *tablebase.Table, s *env.State) (margin float32, ok bool) {
+	if s.Terminal() {
+		return 0, false
+	}
+	lo, hi, held := tableValue(t, s)
+	if !held || lo != hi {
+		return 0, false
+	}
+	return reward(lo, s.Game().Total(), env.RewardSeedMargin), true
+}

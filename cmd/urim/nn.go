@@ -63,7 +63,7 @@ type nnNewOptions struct {
 func nnNewCommand() *command {
 	return &command{
 		name:  "new",
-		usage: "[--arch mlp] [--width 256] [--depth 3] [--layernorm] [--rules urim] [--encoding compact] [--seed 1] --out CKPT",
+		usage: "[--arch mlp] [--width 256] [--depth 3] [--layernorm] [--score] [--rules urim] [--encoding compact] [--seed 1] --out CKPT",
 		short: "write an untrained network",
 		long: `Writes a network with fresh seeded weights and no optimizer state to a
 checkpoint, so that every agent and loop can be tried before any training.
@@ -77,6 +77,7 @@ Examples:
 			fs.IntVar(&o.arch.Width, "width", o.arch.Width, "units per hidden layer")
 			fs.IntVar(&o.arch.Depth, "depth", o.arch.Depth, "hidden layers (mlp) or residual blocks (resmlp)")
 			fs.BoolVar(&o.arch.LayerNorm, "layernorm", false, "layer norm before every ReLU")
+			fs.BoolVar(&o.arch.Score, "score", false, "add the score head (final seed margin; training.score_weight trains it)")
 			fs.StringVar(&o.rules, "rules", "urim", rulesUsage)
 			fs.StringVar(&o.encoding, "encoding", "compact", "observation encoding: compact or thermometer")
 			fs.Uint64Var(&o.seed, "seed", 1, "seed of the initial weights")
@@ -220,6 +221,7 @@ func runNNInfo(io *stdio, path string, asJSON bool) error {
 	}
 	fmt.Fprintf(io.out, "%s: %d bytes, checkpoint format %d\n", info.File, info.Bytes, nn.CheckpointVersion)
 	fmt.Fprintf(io.out, "architecture  %v\n", info.Arch)
+	fmt.Fprintf(io.out, "heads         %s\n", map[bool]string{true: "policy, value, score (final seed margin)", false: "policy, value (no score head)"}[info.Arch.Score])
 	fmt.Fprintf(io.out, "rules         %v\n", info.Rules)
 	fmt.Fprintf(io.out, "encoding      %s (%d inputs), %d actions\n", info.Encoding, info.InputDim, info.Actions)
 	fmt.Fprintf(io.out, "weights       %d in %d tensors\n", info.Weights, len(info.Tensors))

@@ -17,7 +17,9 @@ def save_checkpoint(path, weights, arch, rules="urim", encoding="compact", step=
     """Writes a checkpoint at path from weights, a dict of arrays named and
     shaped as docs/nn.md lists them ("hidden.0.w" [in, out], ...; torch's
     Linear.weight is [out, in], so transpose it), for the network
-    ``arch`` (a dict: kind "mlp" or "resmlp", width, depth, layer_norm),
+    ``arch`` (a dict: kind "mlp" or "resmlp", width, depth, layer_norm, and
+    score: True for a network with the score head, whose "score.w" [width,
+    1] and "score.b" [1] weights must then be given),
     ``rules`` (a preset name, or the rules dict of an exported meta) and
     ``encoding``. It plays as neural:ckpt=PATH and az:ckpt=PATH. Missing,
     extra or misshapen tensors raise urim.CheckpointError."""
@@ -64,10 +66,15 @@ def load_weights(ckpt):
         os.unlink(tmp)
 
 
-def forward(weights, meta, x):
+def forward(weights, meta, x, score=False):
     """The network's forward pass in NumPy (docs/nn.md): x (batch,
-    input_dim) float32 -> logits (batch, actions), values (batch,)."""
+    input_dim) float32 -> logits (batch, actions), values (batch,). With
+    score=True, a network with the score head (meta["arch"]["score"]) also
+    returns its scores (batch,): the predicted final seed margin for the
+    player to move over the rules' seeds, in [-1, 1]."""
     arch, eps = meta["arch"], meta.get("norm_eps", 1e-5)
+    if score and not arch.get("score"):
+        raise ValueError("urim.forward: score=True, but the network has no score head")
     z = weights
 
     def lin(x, p):
@@ -89,13 +96,17 @@ def forward(weights, meta, x):
             a = lin(norm_relu(x, f"block.{i}.ln1"), f"block.{i}.fc1")
             x = x + lin(norm_relu(a, f"block.{i}.ln2"), f"block.{i}.fc2")
         x = norm_relu(x, "final.ln")
+    if score:
+        return lin(x, "policy"), np.tanh(lin(x, "value"))[:, 0], np.tanh(lin(x, "score"))[:, 0]
     return lin(x, "policy"), np.tanh(lin(x, "value"))[:, 0]
 
 
 class Network:
     """A checkpoint's network, run by the Go code: predict(obs) returns
     (logits, values) as the neural agents see them; predict(obs,
-    precision="int8") runs the hidden layers in int8 (docs/nn.md)."""
+    precision="int8") runs the hidden layers in int8 (docs/nn.md). A network
+    with the score head (has_score) loads too; predict ignores the head, as
+    the searches do: its scores are urim.forward(..., score=True)'s."""
 
     def __init__(self, ckpt):
         self._h = _lib.u()
@@ -104,6 +115,7 @@ class Network:
         info = _lib.blob_json("urim_net_info", self._h)
         self.arch, self.rules, self.encoding = info["arch"], info["rules"], info["encoding"]
         self.input_dim, self.num_actions = info["input_dim"], info["actions"]
+        self.has_score = bool(self.arch.get("score", False))
         self._precision = "fp32"
 
     def predict(self, obs, precision="fp32"):

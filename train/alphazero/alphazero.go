@@ -31,8 +31,18 @@ import (
 const Name = "alphazero"
 
 func init() {
-	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections, Remote: remotePart})
+	train.Register(Name, train.Spec{New: New, Panels: panels, Sections: sections, Remote: remotePart, Arch: netArch})
 }
+
+// netArch is the architecture of a new run's network: the network
+// section's, with the score head when training.score_weight is above 0.
+func netArch(cfg *train.Config, a nn.Arch) nn.Arch {
+	a.Score = TrainingSection.Of(cfg).ScoreWeight > 0
+	return a
+}
+
+// scoreOn reports whether the run trains a score head.
+func scoreOn(cfg *train.Config) bool { return TrainingSection.Of(cfg).ScoreWeight > 0 }
 
 // panels are the quantities of an AlphaZero run's figures.
 var panels = []train.Panel{
@@ -40,6 +50,7 @@ var panels = []train.Panel{
 	{Figure: train.LossesFigure, Column: "value_loss", Title: "Value loss", Unit: "loss"},
 	{Figure: train.LossesFigure, Column: "entropy", Title: "Policy entropy", Unit: "nats"},
 	{Figure: train.LossesFigure, Column: "kl", Title: "KL of the policy, before to after training", Unit: "nats"},
+	{Figure: train.LossesFigure, Column: "loss_score", Title: "Score loss (training.score_weight)", Unit: "loss"},
 	{Figure: train.SpeedFigure, Column: "positions_per_s", Title: "Self-play (AlphaZero)", Unit: "positions/s"},
 	{Figure: train.SpeedFigure, Column: "steps_per_s", Title: "Training (AlphaZero)", Unit: "steps/s"},
 }
@@ -60,6 +71,10 @@ type algorithm struct {
 // New returns the algorithm of session s, with the replay window of its
 // last committed iteration (for a new run, replay.datasets').
 func New(s *train.Session) (train.Algorithm, error) {
+	if has, want := s.Net.Arch().Score, scoreOn(s.Config); has != want {
+		return nil, train.ConfigErrorf("training.score_weight", "%v, but the run's network (%v) %s a score head",
+			TrainingSection.Of(s.Config).ScoreWeight, s.Net.Arch(), map[bool]string{true: "has", false: "has no"}[has])
+	}
 	table, err := loadTrainingTable(s)
 	if err != nil {
 		return nil, err
@@ -97,6 +112,9 @@ func (a *algorithm) Columns() []string {
 	cols := []string{"positions", "mean_plies", "resigned", "false_resign",
 		"selfplay_s", "positions_per_s", "buffer", "train_steps", "steps_per_s", "lr",
 		"policy_loss", "value_loss", "entropy", "kl", "table_targets"}
+	if scoreOn(a.cfg) {
+		cols = append(cols, "loss_score")
+	}
 	if a.s.Remote() != nil {
 		cols = append(cols, remoteColumns...)
 	}
@@ -143,7 +161,7 @@ func (a *algorithm) Close() {
 func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, error) {
 	s, cfg := a.s, a.cfg
 	m := metrics{lr: math.NaN(), policyLoss: math.NaN(), valueLoss: math.NaN(), entropy: math.NaN(),
-		kl: math.NaN(), stepsPerS: math.NaN()}
+		kl: math.NaN(), stepsPerS: math.NaN(), scoreLoss: math.NaN(), score: scoreOn(cfg)}
 
 	// Self-play (the workers' in a distributed run).
 	bar := s.Progress(s.Iter(it)+" self-play", "games")
@@ -194,6 +212,12 @@ func (a *algorithm) Iterate(ctx context.Context, it int) (*train.Iteration, erro
 		m.policyLoss, m.valueLoss, m.lr = ts.policy, ts.value, ts.lr
 		if math.IsNaN(m.policyLoss) || math.IsInf(m.policyLoss, 0) || math.IsNaN(m.valueLoss) || math.IsInf(m.valueLoss, 0) {
 			return nil, fmt.Errorf("train: iteration %d: the loss is not finite (policy %v, value %v): lower optimizer.lr", it, m.policyLoss, m.valueLoss)
+		}
+		if m.score {
+			m.scoreLoss = ts.score
+			if math.IsNaN(m.scoreLoss) || math.IsInf(m.scoreLoss, 0) {
+				return nil, fmt.Errorf("train: iteration %d: the score loss is not finite (%v): lower optimizer.lr or training.score_weight", it, m.scoreLoss)
+			}
 		}
 		after := policyOf(s.Net, probe)
 		m.entropy, m.kl = entropyKL(before, after, probe.N, s.Game.PitsPerRow())

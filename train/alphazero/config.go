@@ -197,7 +197,21 @@ type Training struct {
 	// above 1 weights the samples towards the table's top layers, the
 	// positions nearest those beyond it. 0 means 1.
 	TablebaseSampleMinSeeds int `yaml:"tablebase_sample_min_seeds"`
+	// ScoreWeight, above 0, gives a new run's network KataGo's auxiliary
+	// score head (nn.Arch.Score) and adds ScoreWeight times its mean
+	// squared error to the loss: the head predicts the game's final seed
+	// margin for the player to move over the rules' seeds (the value
+	// target stays the reward). A row's margin comes from its game's
+	// record (dataset.Record.Margin: a resigned game concedes the seeds on
+	// the board to the winner), and, where the table replaces the value
+	// target (training.tablebase) or draws the row (tablebase_sample),
+	// from the table: the seeds captured plus the table's exact share of
+	// the rest. 0: no head, today's run bit for bit.
+	ScoreWeight float64 `yaml:"score_weight"`
 }
+
+// MaxScoreWeight bounds training.score_weight.
+const MaxScoreWeight = 100
 
 // readsBestMoves reports whether the training targets read the table's best
 // moves, so a table built for the run stores them.
@@ -290,7 +304,7 @@ func checkReplay(c *train.Config, r Replay, game *env.Game) error {
 	// memory (game is nil for bad rules, reported already).
 	if enc, err := env.ParseEncoding(c.Encoding); err == nil && game != nil {
 		dim, a := enc.Dim(game), game.PitsPerRow()
-		need := BufferBytes(dim, a, r.Window)
+		need := BufferBytes(dim, a, r.Window, TrainingSection.Of(c).ScoreWeight > 0)
 		if err := memlimit.Check(fmt.Sprintf("replay.window %d (%d bytes a position, %s encoding)", r.Window, need/uint64(r.Window), c.Encoding), need); err != nil {
 			return train.ConfigErrorf("replay.window", "%v", err)
 		}
@@ -327,6 +341,8 @@ func checkTraining(_ *train.Config, t Training, _ *env.Game) error {
 		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d is out of range (0 or 1 for all the table's seed counts, up to the table's K)", t.TablebaseSampleMinSeeds)
 	case t.TablebaseSeeds > 0 && t.TablebaseSampleMinSeeds > t.TablebaseSeeds:
 		return train.ConfigErrorf("training.tablebase_sample_min_seeds", "%d, above training.tablebase_seeds (%d): no sample would have so many seeds", t.TablebaseSampleMinSeeds, t.TablebaseSeeds)
+	case !(t.ScoreWeight >= 0 && t.ScoreWeight <= MaxScoreWeight):
+		return train.ConfigErrorf("training.score_weight", "%v is out of range: the weight of the score loss, from 0 (no score head) to %d", t.ScoreWeight, MaxScoreWeight)
 	}
 	return nil
 }

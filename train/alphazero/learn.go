@@ -20,13 +20,18 @@ type learner struct {
 
 func newLearner(s *train.Session) *learner {
 	b, net := s.Config.Optimizer.BatchSize, s.Net
-	return &learner{s: s, batch: nn.Batch{Rows: env.Rows{
+	l := &learner{s: s, batch: nn.Batch{Rows: env.Rows{
 		Obs: make([]float32, b*net.InputDim()), Mask: make([]bool, b*net.Actions()),
 		Policy: make([]float32, b*net.Actions()), Outcome: make([]float32, b)}, N: b}}
+	if TrainingSection.Of(s.Config).ScoreWeight > 0 {
+		l.batch.Margin = make([]float32, b)
+	}
+	return l
 }
 
-// trainStats are one iteration's mean losses and its last learning rate.
-type trainStats struct{ policy, value, lr float64 }
+// trainStats are one iteration's mean losses (score: the score head's,
+// 0 without one) and its last learning rate.
+type trainStats struct{ policy, value, score, lr float64 }
 
 // train takes steps AdamW steps at learning rate lr on batches drawn from
 // buf with the seed's generator.
@@ -34,6 +39,7 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 	o := l.s.Config.Optimizer
 	tc := nn.TrainConfig{
 		ValueWeight: o.ValueWeight,
+		ScoreWeight: TrainingSection.Of(l.s.Config).ScoreWeight,
 		Optimizer:   nn.AdamW{WeightDecay: o.WeightDecay},
 		Schedule:    nn.Schedule{Kind: nn.ScheduleConstant, LR: lr, Warmup: int64(o.WarmupSteps)},
 		ClipNorm:    o.GradClip,
@@ -60,6 +66,7 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 		s := t.Step(l.batch)
 		st.policy += s.Policy
 		st.value += s.Value
+		st.score += s.Score
 		st.lr = s.LR
 		if bar != nil {
 			bar(i+1, steps)
@@ -68,6 +75,7 @@ func (l *learner) train(ctx context.Context, buf *Buffer, steps int, seed uint64
 	if steps > 0 {
 		st.policy /= float64(steps)
 		st.value /= float64(steps)
+		st.score /= float64(steps)
 	}
 	ck := t.Checkpoint()
 	l.s.Optimizer, l.s.Step = ck.Optimizer, ck.Step

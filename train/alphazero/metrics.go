@@ -35,14 +35,22 @@ type metrics struct {
 	// tableTargets counts this iteration's positions whose targets came
 	// from the endgame table (training.tablebase).
 	tableTargets int
+	// score says the run trains a score head (training.score_weight), its
+	// mean loss scoreLoss, in the loss_score column.
+	score     bool
+	scoreLoss float64
 }
 
 // cells are the values of the algorithm's Columns.
 func (m *metrics) cells() []string {
 	i, c := strconv.Itoa, train.Cell
-	return []string{i(m.positions), c(m.meanPlies), i(m.resigned), i(m.falseResign),
+	cells := []string{i(m.positions), c(m.meanPlies), i(m.resigned), i(m.falseResign),
 		c(m.selfPlayS), c(m.positionsPerS), i(m.buffer), i(m.steps), c(m.stepsPerS),
 		c(m.lr), c(m.policyLoss), c(m.valueLoss), c(m.entropy), c(m.kl), i(m.tableTargets)}
+	if m.score {
+		cells = append(cells, c(m.scoreLoss))
+	}
+	return cells
 }
 
 // summary is the algorithm's part of the iteration's log line.
@@ -51,8 +59,11 @@ func (m *metrics) summary() string {
 	fmt.Fprintf(&b, "%s, %s (%.0f/s), buffer %d", progress.Count(m.games, "games"), progress.Count(m.positions, "positions"),
 		m.positionsPerS, m.buffer)
 	if m.steps > 0 {
-		fmt.Fprintf(&b, "; %d steps (%.0f/s), loss policy %.3f value %.3f, entropy %.3f, KL %.4f",
-			m.steps, m.stepsPerS, m.policyLoss, m.valueLoss, m.entropy, m.kl)
+		fmt.Fprintf(&b, "; %d steps (%.0f/s), loss policy %.3f value %.3f", m.steps, m.stepsPerS, m.policyLoss, m.valueLoss)
+		if m.score {
+			fmt.Fprintf(&b, " score %.3f", m.scoreLoss)
+		}
+		fmt.Fprintf(&b, ", entropy %.3f, KL %.4f", m.entropy, m.kl)
 	}
 	return b.String()
 }

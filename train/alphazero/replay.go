@@ -12,8 +12,10 @@ import (
 // with a policy target, drawn from the window's dataset shards (window.go)
 // and held in the row schema, env.Rows (dataset.Columns): observation, mask,
 // visit distribution (the policy target), search value, outcome (the value
-// target) and ply, with each row's game id. Its arrays are allocated once,
-// at full size; adding and sampling allocate nothing.
+// target) and ply, with each row's game id, and for a run that trains a
+// score head (training.score_weight) the margin (the score target). Its
+// arrays are allocated once, at full size; adding and sampling allocate
+// nothing.
 type Buffer struct {
 	dim, actions, window int
 
@@ -26,19 +28,35 @@ type Buffer struct {
 }
 
 // BufferBytes is the memory NewBuffer allocates for window rows of dim
-// observation columns and actions policy columns.
-func BufferBytes(dim, actions, window int) uint64 {
-	return uint64(window) * uint64(4*dim+actions+4*actions+3*4+8) // obs, mask, policy, value+outcome+ply, game
+// observation columns and actions policy columns, with the margins of a
+// score head when margins is set.
+func BufferBytes(dim, actions, window int, margins bool) uint64 {
+	row := 4*dim + actions + 4*actions + 3*4 + 8 // obs, mask, policy, value+outcome+ply, game
+	if margins {
+		row += 4
+	}
+	return uint64(window) * uint64(row)
 }
 
 // NewBuffer returns an empty buffer of window rows of dim observation
 // columns and actions policy columns.
-func NewBuffer(dim, actions, window int) *Buffer {
-	return &Buffer{dim: dim, actions: actions, window: window, rows: env.Rows{
+func NewBuffer(dim, actions, window int) *Buffer { return newBuffer(dim, actions, window, false) }
+
+// newBuffer is NewBuffer, holding the rows' margins too when margins is set:
+// then every row added must have one.
+func newBuffer(dim, actions, window int, margins bool) *Buffer {
+	b := &Buffer{dim: dim, actions: actions, window: window, rows: env.Rows{
 		Obs: make([]float32, window*dim), Mask: make([]bool, window*actions), Policy: make([]float32, window*actions),
 		Value: make([]float32, window), Outcome: make([]float32, window), Ply: make([]int32, window),
 	}, game: make([]int64, window)}
+	if margins {
+		b.rows.Margin = make([]float32, window)
+	}
+	return b
 }
+
+// margins reports whether the buffer holds the rows' margins.
+func (b *Buffer) margins() bool { return b.rows.Margin != nil }
 
 // Len returns the number of positions held.
 func (b *Buffer) Len() int { return b.n }
@@ -54,6 +72,9 @@ func (b *Buffer) add(c *dataset.Columns, i int, id int64) {
 	copy(b.rows.Mask[j*a:(j+1)*a], c.Mask[i*a:(i+1)*a])
 	copy(b.rows.Policy[j*a:(j+1)*a], c.Policy[i*a:(i+1)*a])
 	b.rows.Value[j], b.rows.Outcome[j], b.rows.Ply[j] = c.Value[i], c.Outcome[i], c.Ply[i]
+	if b.rows.Margin != nil {
+		b.rows.Margin[j] = c.Margin[i]
+	}
 	b.game[j] = id
 	b.next = (b.next + 1) % b.window
 	b.n = min(b.n+1, b.window)
@@ -92,12 +113,18 @@ func (b *Buffer) Newest(n int) *dataset.Tensors {
 	t := &dataset.Tensors{N: n, Dim: d, Actions: a, Columns: dataset.Columns{
 		Obs: make([]float32, n*d), Mask: make([]bool, n*a), Policy: make([]float32, n*a),
 		Value: make([]float32, n), Outcome: make([]float32, n), Ply: make([]int32, n)}, GameID: make([]int64, n)}
+	if b.margins() {
+		t.Margin = make([]float32, n)
+	}
 	for k := 0; k < n; k++ {
 		i := b.row(b.n - 1 - k)
 		copy(t.Obs[k*d:(k+1)*d], b.rows.Obs[i*d:(i+1)*d])
 		copy(t.Mask[k*a:(k+1)*a], b.rows.Mask[i*a:(i+1)*a])
 		copy(t.Policy[k*a:(k+1)*a], b.rows.Policy[i*a:(i+1)*a])
 		t.Value[k], t.Outcome[k], t.Ply[k], t.GameID[k] = b.rows.Value[i], b.rows.Outcome[i], b.rows.Ply[i], b.game[i]
+		if t.Margin != nil {
+			t.Margin[k] = b.rows.Margin[i]
+		}
 	}
 	return t
 }
@@ -105,7 +132,8 @@ func (b *Buffer) Newest(n int) *dataset.Tensors {
 // FillTrain draws dst.N rows uniformly, with replacement, into a training
 // batch of the nn package (the same row schema): the observation, the mask,
 // the visit distribution as the policy target and the outcome as the value
-// target. It panics on an empty buffer.
+// target, and the margin as the score target when dst has a Margin column
+// (the buffer must hold margins then). It panics on an empty buffer.
 func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 	if b.n == 0 {
 		panic("train: sampling an empty replay window")
@@ -117,5 +145,8 @@ func (b *Buffer) FillTrain(dst *nn.Batch, rng *rand.Rand) {
 		copy(dst.Policy[k*a:(k+1)*a], b.rows.Policy[i*a:(i+1)*a])
 		copy(dst.Mask[k*a:(k+1)*a], b.rows.Mask[i*a:(i+1)*a])
 		dst.Outcome[k] = b.rows.Outcome[i]
+		if dst.Margin != nil {
+			dst.Margin[k] = b.rows.Margin[i]
+		}
 	}
 }

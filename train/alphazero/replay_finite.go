@@ -7,7 +7,7 @@ import (
 
 // checkFinite returns an error naming the first row of b, with its game and
 // ply, that holds a NaN or ±Inf (in its observation, policy target, value
-// or root value), or nil. Such a row would train the network into NaN
+// target, root value or score target), or nil. Such a row would train the network into NaN
 // weights while the mean losses still print as numbers. Only the rows added
 // since the last check that passed are read (all of them the first time).
 func (b *Buffer) checkFinite() error {
@@ -35,6 +35,8 @@ func (b *Buffer) checkFinite() error {
 			where, x = "value target", b.rows.Outcome[i]
 		} else if bad(b.rows.Value[i:i+1]) >= 0 {
 			where, x = "root value", b.rows.Value[i]
+		} else if b.rows.Margin != nil && bad(b.rows.Margin[i:i+1]) >= 0 {
+			where, x = "score target", b.rows.Margin[i]
 		}
 		if where != "" {
 			return fmt.Errorf("row %d (game %d, ply %d): the %s is %g, not a finite number", i, b.game[i], b.rows.Ply[i], where, x)

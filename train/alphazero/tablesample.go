@@ -21,9 +21,10 @@ const SampledPlies = 200
 // (training.tablebase_sample): a position with a seed count uniform over
 // from … K (training.tablebase_sample_min_seeds; 1 … K, the distribution
 // `urim eval accuracy` scores, by default), uniform within it
-// (tablebase.Table.Sample), with the table's value as the value target and
+// (tablebase.Table.Sample), with the table's value as the value target,
 // its best moves (the position's, with only itself as history) as a
-// uniform policy target. Positions the table does not hold exactly, and
+// uniform policy target and, for a score head (a batch with a Margin
+// column), its exact margin as the score target (classic.TableMargin). Positions the table does not hold exactly, and
 // finished ones, are drawn again. It allocates nothing: it runs in every
 // training step.
 type tableSampler struct {
@@ -55,6 +56,10 @@ func (ts *tableSampler) fill(dst *nn.Batch, from int, rng *rand.Rand) {
 		}
 		uniformOver(dst.Policy[r*a:(r+1)*a], best)
 		dst.Outcome[r] = v
+		if dst.Margin != nil {
+			// The table holds s exactly (draw): the margin is there too.
+			dst.Margin[r], _ = classic.TableMargin(ts.t, &s)
+		}
 	}
 }
 

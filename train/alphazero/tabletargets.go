@@ -12,7 +12,8 @@ import (
 
 // tableTargets replaces the training targets of the positions an endgame
 // table holds exactly (training.tablebase): the value target becomes the
-// table's value for the player to move, and with policy the policy target
+// table's value for the player to move, the score target (when the rows
+// have margins) the table's exact margin, and with policy the policy target
 // becomes uniform over the table's best moves. Rows are replaced as they
 // enter the replay window, from their games replayed move by move, so the
 // datasets on disk keep the games' outcomes (and still verify).
@@ -38,6 +39,9 @@ func (tt *tableTargets) apply(rec *dataset.Record, c *dataset.Columns, lo, hi, a
 			if c.HasPolicy[row] {
 				if v, best, ok := classic.TableTarget(tt.t, &s, tt.reward, tt.policy); ok {
 					c.Outcome[row] = v
+					if c.Margin != nil {
+						c.Margin[row], _ = classic.TableMargin(tt.t, &s)
+					}
 					if tt.policy {
 						uniformOver(c.Policy[row*a:(row+1)*a], best)
 					}
@@ -55,14 +59,11 @@ func (tt *tableTargets) apply(rec *dataset.Record, c *dataset.Columns, lo, hi, a
 }
 
 // shard replaces the targets of every game of a shard read from dir, whose
-// tensors are t: the games' records are read from the shard's games file.
-func (tt *tableTargets) shard(dir string, info dataset.ShardInfo, t *dataset.Tensors) (int, error) {
+// tensors are t and whose games' records, read from its games file, are
+// recs.
+func (tt *tableTargets) shard(dir string, info dataset.ShardInfo, recs []dataset.Record, t *dataset.Tensors) (int, error) {
 	if tt == nil {
 		return 0, nil
-	}
-	recs, err := dataset.ReadShardRecords(dir, info)
-	if err != nil {
-		return 0, fmt.Errorf("train: replay window: table targets: %w", err)
 	}
 	n, row := 0, 0
 	for i := range recs {

@@ -66,7 +66,7 @@ type windowState struct {
 // run's replay/ dataset cut back to the games of the committed iterations.
 func openWindow(s *train.Session, targets *tableTargets) (*window, error) {
 	n := ReplaySection.Of(s.Config).Window
-	win := &window{buf: NewBuffer(s.Encoder.Dim(), s.Game.PitsPerRow(), n), limit: n,
+	win := &window{buf: newBuffer(s.Encoder.Dim(), s.Game.PitsPerRow(), n, TrainingSection.Of(s.Config).ScoreWeight > 0), limit: n,
 		dim: s.Encoder.Dim(), a: s.Game.PitsPerRow(), targets: targets}
 	dir := filepath.Join(s.Dir, replayDir)
 	if _, err := dataset.Truncate(dir, s.State.Games); err != nil {
@@ -146,7 +146,18 @@ func (win *window) load(s *train.Session, sh windowShard) error {
 	if err != nil {
 		return fmt.Errorf("train: replay window: %w", err)
 	}
-	if _, err := win.targets.shard(dir, sh.ShardInfo, t); err != nil {
+	var recs []dataset.Record
+	if win.targets != nil || win.buf.margins() {
+		if recs, err = dataset.ReadShardRecords(dir, sh.ShardInfo); err != nil {
+			return fmt.Errorf("train: replay window: %w", err)
+		}
+	}
+	if win.buf.margins() {
+		if err := shardMargins(dir, sh.ShardInfo, recs, t); err != nil {
+			return err
+		}
+	}
+	if _, err := win.targets.shard(dir, sh.ShardInfo, recs, t); err != nil {
 		return err
 	}
 	n := win.buf.addRows(&t.Columns, t.N, t.GameID, 0)
@@ -183,6 +194,10 @@ func (win *window) add() (positions int, err error) {
 	win.tabled = 0
 	for i := range win.games {
 		g := &win.games[i]
+		if win.buf.margins() {
+			g.Margin = make([]float32, g.Record.Positions)
+			g.Record.Margins(g.Margin, g.Ply)
+		}
 		// After the write: replay/ keeps the outcomes.
 		win.tabled += win.targets.apply(&g.Record, &g.Columns, 0, g.Record.Positions, win.a)
 		positions += win.buf.addRows(&g.Columns, g.Record.Positions, nil, g.Record.ID)
@@ -197,6 +212,27 @@ func (win *window) add() (positions int, err error) {
 	}
 	win.trim()
 	return positions, nil
+}
+
+// shardMargins fills the Margin column of the tensors t of a shard read
+// from dir, from the games' records recs (dataset.Record.Margins): shards
+// store no margins, so that every shard, whenever it was written, gives
+// them.
+func shardMargins(dir string, info dataset.ShardInfo, recs []dataset.Record, t *dataset.Tensors) error {
+	t.Margin = make([]float32, t.N)
+	row := 0
+	for i := range recs {
+		hi := row + recs[i].Positions
+		if hi > t.N {
+			return fmt.Errorf("train: replay window: margins: %s: the games have more positions than the %d rows", filepath.Join(dir, info.Games), t.N)
+		}
+		recs[i].Margins(t.Margin[row:hi], t.Ply[row:hi])
+		row = hi
+	}
+	if row != t.N {
+		return fmt.Errorf("train: replay window: margins: %s: the games have %d positions, the tensors %d rows", filepath.Join(dir, info.Games), row, t.N)
+	}
+	return nil
 }
 
 // trim drops the oldest shards whose rows have all left the window.
